@@ -1,0 +1,153 @@
+// Package event is the typed, versioned vocabulary a ponder session speaks
+// to its front ends: the terminal UI, headless stream-json output, the Go
+// SDK and editor integrations all receive these events and answer the
+// questions they carry. It depends on the standard library only.
+//
+// Every event has a wire name (Kind), used as the "event" field of
+// stream-json lines.
+package event
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Version is the version of this vocabulary. It grows when events gain
+// fields and changes incompatibly never within one major version.
+const Version = 1
+
+// Event is anything a session reports.
+type Event interface {
+	// Kind is the event's wire name.
+	Kind() string
+}
+
+// Block is one piece of a message, shaped like the Anthropic Messages API
+// so that stream-json consumers meet a familiar format.
+type Block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   string          `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+}
+
+// Message is a whole message of the conversation.
+type Message struct {
+	Role    string  `json:"role"`
+	Content []Block `json:"content"`
+}
+
+// Usage counts tokens.
+type Usage struct {
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_input_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_creation_input_tokens,omitempty"`
+}
+
+// SessionStarted opens every session's event stream.
+type SessionStarted struct {
+	SessionID string   `json:"session_id"`
+	Model     string   `json:"model"`
+	Mode      string   `json:"permission_mode"`
+	Cwd       string   `json:"cwd"`
+	Tools     []string `json:"tools"`
+	Resumed   bool     `json:"resumed,omitempty"`
+}
+
+// TextDelta is a piece of assistant text as it streams. Deltas may be
+// dropped under load; the AssistantMessage that follows is complete.
+type TextDelta struct {
+	AgentID string `json:"agent_id,omitempty"`
+	Text    string `json:"text"`
+}
+
+// Retrying says the model request failed and is tried again: text streamed
+// since the last AssistantMessage is void.
+type Retrying struct {
+	AgentID string        `json:"agent_id,omitempty"`
+	Attempt int           `json:"attempt"`
+	Wait    time.Duration `json:"wait_ns"`
+	Error   string        `json:"error"`
+}
+
+// AssistantMessage is a complete answer of the model.
+type AssistantMessage struct {
+	AgentID string  `json:"agent_id,omitempty"`
+	Message Message `json:"message"`
+	Model   string  `json:"model,omitempty"`
+	Usage   Usage   `json:"usage"`
+}
+
+// UserMessage is a message sent to the model on the user's side: typed
+// input, or the results of tool calls.
+type UserMessage struct {
+	AgentID string  `json:"agent_id,omitempty"`
+	Message Message `json:"message"`
+}
+
+// ToolStarted says a tool call was approved and is running.
+type ToolStarted struct {
+	AgentID string          `json:"agent_id,omitempty"`
+	ID      string          `json:"id"`
+	Name    string          `json:"name"`
+	Input   json.RawMessage `json:"input"`
+}
+
+// ToolFinished carries a tool call's result.
+type ToolFinished struct {
+	AgentID  string        `json:"agent_id,omitempty"`
+	ID       string        `json:"id"`
+	Name     string        `json:"name"`
+	Content  string        `json:"content"`
+	Summary  string        `json:"summary,omitempty"`
+	IsError  bool          `json:"is_error,omitempty"`
+	Refused  bool          `json:"refused,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	// Data holds structured details (a todo list, a diff) for displays.
+	Data any `json:"data,omitempty"`
+}
+
+// ToolRefused says a tool call was refused and nothing ran.
+type ToolRefused struct {
+	AgentID  string          `json:"agent_id,omitempty"`
+	ID       string          `json:"id"`
+	Tool     string          `json:"tool"`
+	Input    json.RawMessage `json:"input,omitempty"`
+	Rule     string          `json:"rule"`
+	Reason   string          `json:"reason"`
+	Mode     string          `json:"permission_mode"`
+	PlanFile string          `json:"plan_file,omitempty"`
+}
+
+// TurnFinished says the model is done with the latest input.
+type TurnFinished struct {
+	StopReason string `json:"stop_reason"`
+	Text       string `json:"text"`
+	Requests   int    `json:"num_turns"`
+	Usage      Usage  `json:"usage"`
+	Error      string `json:"error,omitempty"`
+}
+
+// Notice is something the user should know that is not part of the
+// conversation: a warning, a recovered plan, a retry.
+type Notice struct {
+	Level string `json:"level"` // "info" or "warning"
+	Text  string `json:"text"`
+}
+
+// Kind implementations.
+func (SessionStarted) Kind() string   { return "session_started" }
+func (TextDelta) Kind() string        { return "text_delta" }
+func (Retrying) Kind() string         { return "retrying" }
+func (AssistantMessage) Kind() string { return "assistant" }
+func (UserMessage) Kind() string      { return "user" }
+func (ToolStarted) Kind() string      { return "tool_started" }
+func (ToolFinished) Kind() string     { return "tool_finished" }
+func (ToolRefused) Kind() string      { return "tool_refused" }
+func (TurnFinished) Kind() string     { return "turn_finished" }
+func (Notice) Kind() string           { return "notice" }

@@ -1,0 +1,61 @@
+package event
+
+// ModeChanged says the permission mode changed, and through which path
+// (tool, approval, flag, control, tui, sdk, resume, clear).
+type ModeChanged struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Via  string `json:"via"`
+}
+
+// PlanModeEntered says plan mode began; PlanFile is where the plan goes.
+type PlanModeEntered struct {
+	PlanFile   string `json:"plan_file"`
+	PlanExists bool   `json:"plan_exists"`
+	Via        string `json:"via"`
+}
+
+// PlanExitRequested says the model asked to leave plan mode with a plan.
+type PlanExitRequested struct {
+	AgentID  string   `json:"agent_id,omitempty"`
+	Plan     string   `json:"plan"`
+	PlanFile string   `json:"plan_file"`
+	Options  []Option `json:"options"`
+}
+
+// PlanApproved says the plan was approved; Mode is the mode now in force.
+type PlanApproved struct {
+	Option   string `json:"option"`
+	Mode     string `json:"permission_mode"`
+	PlanFile string `json:"plan_file"`
+	Edited   bool   `json:"edited,omitempty"`
+}
+
+// PlanRejected says the plan was sent back; plan mode goes on.
+type PlanRejected struct {
+	Feedback string `json:"feedback"`
+	PlanFile string `json:"plan_file"`
+	// Interrupted marks a request nobody answered.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// PlanImplement says the conversation was cleared and implementation of
+// the approved plan starts from the plan alone.
+type PlanImplement struct {
+	Plan     string `json:"plan"`
+	PlanFile string `json:"plan_file"`
+}
+
+// PlanPhase says which planning phase the agent is in: explore, design,
+// review, finalize or exit.
+type PlanPhase struct {
+	Phase string `json:"phase"`
+}
+
+func (ModeChanged) Kind() string       { return "mode_changed" }
+func (PlanModeEntered) Kind() string   { return "plan_mode_entered" }
+func (PlanExitRequested) Kind() string { return "plan_exit_requested" }
+func (PlanApproved) Kind() string      { return "plan_approved" }
+func (PlanRejected) Kind() string      { return "plan_rejected" }
+func (PlanImplement) Kind() string     { return "plan_implement" }
+func (PlanPhase) Kind() string         { return "plan_phase" }

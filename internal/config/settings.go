@@ -1,0 +1,119 @@
+// Package config loads ponder's settings files (user, project, local),
+// checks them, and merges them into plain structs. It has no globals: the
+// caller passes the directories and the environment.
+package config
+
+// Settings is the content of one settings file, or of several merged.
+// Pointer and nil-slice fields distinguish "not set" from a zero value, so
+// that a later file overrides only what it names.
+type Settings struct {
+	Model          *string     `json:"model,omitempty"`
+	Provider       *string     `json:"provider,omitempty"`
+	PlansDirectory *string     `json:"plansDirectory,omitempty"`
+	Permissions    Permissions `json:"permissions,omitzero"`
+	Models         Models      `json:"models,omitzero"`
+	PlanMode       PlanMode    `json:"planMode,omitzero"`
+	Retry          Retry       `json:"retry,omitzero"`
+	Context        Context     `json:"context,omitzero"`
+}
+
+// Permissions holds tool rules such as "Bash(git diff:*)" or "Edit(src/**)".
+type Permissions struct {
+	Allow       []string `json:"allow,omitempty"`
+	Deny        []string `json:"deny,omitempty"`
+	Ask         []string `json:"ask,omitempty"`
+	DefaultMode *string  `json:"defaultMode,omitempty"`
+}
+
+// Models names models for roles other than the main conversation.
+type Models struct {
+	Explore *string `json:"explore,omitempty"`
+	Plan    *string `json:"plan,omitempty"`
+}
+
+// PlanMode tunes plan mode.
+type PlanMode struct {
+	// ModelCanEnter offers the EnterPlanMode tool (default true).
+	ModelCanEnter *bool `json:"modelCanEnter,omitempty"`
+	// ExploreAgentCount and PlanAgentCount are the agent counts the
+	// workflow suggests (1..10; defaults 3 and 1).
+	ExploreAgentCount *int `json:"exploreAgentCount,omitempty"`
+	PlanAgentCount    *int `json:"planAgentCount,omitempty"`
+	// Interview turns on the interview workflow.
+	Interview *bool `json:"interview,omitempty"`
+	// Variant sets the plan length guidance: full, trim, cut or cap.
+	Variant *string `json:"variant,omitempty"`
+	// ReminderTurns is the number of human turns between reminders (5).
+	ReminderTurns *int `json:"reminderTurns,omitempty"`
+	// FullReminderEvery makes every Nth reminder the full one (5).
+	FullReminderEvery *int `json:"fullReminderEvery,omitempty"`
+	// FileNaming is "words" (default) or "session-timestamp".
+	FileNaming *string `json:"fileNaming,omitempty"`
+	// RemoveTodoWrite takes TodoWrite away in plan mode.
+	RemoveTodoWrite *bool `json:"removeTodoWrite,omitempty"`
+	// Model is used while in plan mode (same as models.plan).
+	Model *string `json:"model,omitempty"`
+}
+
+// Retry tunes how failed model requests are retried.
+type Retry struct {
+	MaxAttempts *int `json:"maxAttempts,omitempty"`
+}
+
+// Context tunes the context window and automatic compaction.
+type Context struct {
+	// Window overrides the model's context window, in tokens.
+	Window *int `json:"window,omitempty"`
+	// AutoCompactAt is the share of the window (0..1) at which the
+	// conversation is compacted automatically; 0 turns it off.
+	AutoCompactAt *float64 `json:"autoCompactAt,omitempty"`
+}
+
+// merge lays o over s: values o sets replace those of s, rule lists add up.
+func (s *Settings) merge(o Settings) {
+	set(&s.Model, o.Model)
+	set(&s.Provider, o.Provider)
+	set(&s.PlansDirectory, o.PlansDirectory)
+	s.Permissions.Allow = appendNew(s.Permissions.Allow, o.Permissions.Allow)
+	s.Permissions.Deny = appendNew(s.Permissions.Deny, o.Permissions.Deny)
+	s.Permissions.Ask = appendNew(s.Permissions.Ask, o.Permissions.Ask)
+	set(&s.Permissions.DefaultMode, o.Permissions.DefaultMode)
+	set(&s.Models.Explore, o.Models.Explore)
+	set(&s.Models.Plan, o.Models.Plan)
+	p, q := &s.PlanMode, o.PlanMode
+	set(&p.ModelCanEnter, q.ModelCanEnter)
+	set(&p.ExploreAgentCount, q.ExploreAgentCount)
+	set(&p.PlanAgentCount, q.PlanAgentCount)
+	set(&p.Interview, q.Interview)
+	set(&p.Variant, q.Variant)
+	set(&p.ReminderTurns, q.ReminderTurns)
+	set(&p.FullReminderEvery, q.FullReminderEvery)
+	set(&p.FileNaming, q.FileNaming)
+	set(&p.RemoveTodoWrite, q.RemoveTodoWrite)
+	set(&p.Model, q.Model)
+	set(&s.Retry.MaxAttempts, o.Retry.MaxAttempts)
+	set(&s.Context.Window, o.Context.Window)
+	set(&s.Context.AutoCompactAt, o.Context.AutoCompactAt)
+}
+
+func set[T any](dst **T, src *T) {
+	if src != nil {
+		*dst = src
+	}
+}
+
+func appendNew(dst, src []string) []string {
+	for _, v := range src {
+		dup := false
+		for _, have := range dst {
+			if have == v {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			dst = append(dst, v)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,51 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+)
+
+var (
+	validModes    = []string{"default", "acceptEdits", "plan", "bypassPermissions"}
+	validVariants = []string{"full", "trim", "cut", "cap"}
+	validNaming   = []string{"words", "session-timestamp"}
+	validProvider = []string{"anthropic", "openai"}
+)
+
+// validate checks values whose type is right but whose content is not. It
+// returns the dotted name of the first bad setting and what is wrong.
+func validate(s Settings) (field, msg string) {
+	oneOf := func(name string, v *string, allowed []string) bool {
+		if v == nil {
+			return true
+		}
+		for _, a := range allowed {
+			if *v == a {
+				return true
+			}
+		}
+		field, msg = name, "must be one of "+strings.Join(allowed, ", ")+", not "+strconv.Quote(*v)
+		return false
+	}
+	between := func(name string, v *int, lo, hi int) bool {
+		if v == nil || (*v >= lo && *v <= hi) {
+			return true
+		}
+		field, msg = name, "must be between "+strconv.Itoa(lo)+" and "+strconv.Itoa(hi)
+		return false
+	}
+	_ = oneOf("permissions.defaultMode", s.Permissions.DefaultMode, validModes) &&
+		oneOf("provider", s.Provider, validProvider) &&
+		oneOf("planMode.variant", s.PlanMode.Variant, validVariants) &&
+		oneOf("planMode.fileNaming", s.PlanMode.FileNaming, validNaming) &&
+		between("planMode.exploreAgentCount", s.PlanMode.ExploreAgentCount, 1, 10) &&
+		between("planMode.planAgentCount", s.PlanMode.PlanAgentCount, 1, 10) &&
+		between("planMode.reminderTurns", s.PlanMode.ReminderTurns, 1, 1000) &&
+		between("planMode.fullReminderEvery", s.PlanMode.FullReminderEvery, 1, 1000) &&
+		between("retry.maxAttempts", s.Retry.MaxAttempts, 1, 20) &&
+		between("context.window", s.Context.Window, 1000, 100_000_000)
+	if field == "" && s.Context.AutoCompactAt != nil && (*s.Context.AutoCompactAt < 0 || *s.Context.AutoCompactAt > 1) {
+		field, msg = "context.autoCompactAt", "must be between 0 and 1"
+	}
+	return field, msg
+}

@@ -1,0 +1,208 @@
+// Package openai adapts OpenAI-compatible Chat Completions APIs (OpenAI,
+// Ollama, vLLM, llama.cpp server, OpenRouter…), through the official Go SDK,
+// to ponder's provider-neutral llm.Provider.
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"iter"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/ponder-agent/ponder/internal/llm"
+)
+
+// DefaultBaseURL is where requests go when OPENAI_BASE_URL is unset.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// DefaultModel is the main model when none is configured.
+const DefaultModel = "gpt-5.5"
+
+// Options configure a Provider.
+type Options struct {
+	// APIKey overrides OPENAI_API_KEY; local servers often need none.
+	APIKey string
+	// BaseURL overrides OPENAI_BASE_URL.
+	BaseURL string
+	// HTTPClient overrides the SDK's client.
+	HTTPClient *http.Client
+}
+
+// Provider talks to a Chat Completions API.
+type Provider struct {
+	client  sdk.Client
+	baseURL string
+}
+
+// New returns a provider configured from opts and the environment. Retries
+// are left to llm.WithRetry.
+func New(opts Options) *Provider {
+	base := opts.BaseURL
+	if base == "" {
+		base = os.Getenv("OPENAI_BASE_URL")
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	key := opts.APIKey
+	if key == "" {
+		key = os.Getenv("OPENAI_API_KEY")
+	}
+	if key == "" {
+		// Local servers take any key; the SDK insists on one.
+		key = "none"
+	}
+	ro := []option.RequestOption{option.WithBaseURL(base), option.WithAPIKey(key), option.WithMaxRetries(0)}
+	if opts.HTTPClient != nil {
+		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
+	}
+	return &Provider{client: sdk.NewClient(ro...), baseURL: strings.TrimRight(base, "/")}
+}
+
+// Name is "openai".
+func (p *Provider) Name() string { return "openai" }
+
+// BaseURL is the API address in use.
+func (p *Provider) BaseURL() string { return p.baseURL }
+
+// Stream sends the request and yields the streamed answer.
+func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
+	return func(yield func(llm.Event, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stream := p.client.Chat.Completions.NewStreaming(ctx, buildParams(req))
+		defer stream.Close()
+		acc := &accumulator{calls: map[int64]*call{}}
+		for stream.Next() {
+			for _, ev := range acc.add(stream.Current()) {
+				if !yield(ev, nil) {
+					return
+				}
+			}
+		}
+		if err := stream.Err(); err != nil {
+			yield(llm.Event{}, p.wrapError(err, req.Model))
+			return
+		}
+		if acc.finish == "" {
+			yield(llm.Event{}, llm.StreamBrokenError(p.Name(), nil))
+			return
+		}
+		resp := acc.response()
+		yield(llm.Event{Type: llm.EventDone, Response: &resp}, nil)
+	}
+}
+
+func (p *Provider) wrapError(err error, model string) error {
+	var apiErr *sdk.Error
+	if errors.As(err, &apiErr) {
+		var h http.Header
+		if apiErr.Response != nil {
+			h = apiErr.Response.Header
+		}
+		msg := apiErr.Message
+		if msg == "" {
+			msg = strings.TrimSpace(apiErr.RawJSON())
+		}
+		return &llm.APIError{
+			Provider:   p.Name(),
+			BaseURL:    p.baseURL,
+			Model:      model,
+			Status:     apiErr.StatusCode,
+			Message:    msg,
+			RetryAfter: llm.ParseRetryAfter(h, time.Now()),
+		}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return llm.StreamBrokenError(p.Name(), err)
+}
+
+type call struct {
+	id, name string
+	args     strings.Builder
+}
+
+// accumulator builds the final message from chunks.
+type accumulator struct {
+	text   strings.Builder
+	calls  map[int64]*call
+	finish string
+	usage  llm.Usage
+}
+
+func (a *accumulator) add(ch sdk.ChatCompletionChunk) []llm.Event {
+	var out []llm.Event
+	if ch.Usage.PromptTokens > 0 || ch.Usage.CompletionTokens > 0 {
+		a.usage = llm.Usage{
+			InputTokens:     int(ch.Usage.PromptTokens),
+			OutputTokens:    int(ch.Usage.CompletionTokens),
+			CacheReadTokens: int(ch.Usage.PromptTokensDetails.CachedTokens),
+		}
+	}
+	for _, choice := range ch.Choices {
+		if choice.Index != 0 {
+			continue
+		}
+		if d := choice.Delta.Content; d != "" {
+			a.text.WriteString(d)
+			out = append(out, llm.Event{Type: llm.EventText, Text: d})
+		}
+		for _, tc := range choice.Delta.ToolCalls {
+			c := a.calls[tc.Index]
+			if c == nil {
+				c = &call{}
+				a.calls[tc.Index] = c
+			}
+			if tc.ID != "" {
+				c.id = tc.ID
+			}
+			if tc.Function.Name != "" && c.name == "" {
+				c.name = tc.Function.Name
+				out = append(out, llm.Event{Type: llm.EventToolStart, ToolID: c.id, ToolName: c.name})
+			}
+			c.args.WriteString(tc.Function.Arguments)
+		}
+		if choice.FinishReason != "" {
+			a.finish = choice.FinishReason
+		}
+	}
+	return out
+}
+
+func (a *accumulator) response() llm.Response {
+	msg := llm.Message{Role: llm.RoleAssistant}
+	if a.text.Len() > 0 {
+		msg.Content = append(msg.Content, llm.TextBlock(a.text.String()))
+	}
+	idx := make([]int64, 0, len(a.calls))
+	for i := range a.calls {
+		idx = append(idx, i)
+	}
+	sort.Slice(idx, func(i, j int) bool { return idx[i] < idx[j] })
+	for _, i := range idx {
+		c := a.calls[i]
+		args := strings.TrimSpace(c.args.String())
+		if args == "" {
+			args = "{}"
+		}
+		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockToolUse, ID: c.id, Name: c.name, Input: json.RawMessage(args)})
+	}
+	stop := "end_turn"
+	switch a.finish {
+	case "tool_calls", "function_call":
+		stop = "tool_use"
+	case "length":
+		stop = "max_tokens"
+	}
+	return llm.Response{Message: msg, StopReason: stop, Usage: a.usage}
+}

@@ -1,0 +1,90 @@
+// Package session stores conversations as append-only JSONL transcripts,
+// one typed entry per line, and loads them back for resume and fork.
+//
+// The format is documented in docs/transcript.md. Every file starts with a
+// header entry carrying the format version; loaders skip lines they cannot
+// read (a line cut by a killed process, a corrupted or foreign line) and
+// report them, so a transcript always stays usable.
+package session
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/ponder-agent/ponder/internal/llm"
+)
+
+// FormatVersion is the transcript format this build writes.
+const FormatVersion = 1
+
+// Entry types.
+const (
+	TypeHeader       = "header"
+	TypeMessage      = "message"
+	TypeState        = "state"
+	TypePlanSnapshot = "plan_snapshot"
+	TypePending      = "pending_approval"
+	TypeResolved     = "approval_resolved"
+	TypeCompact      = "compact"
+	TypeClear        = "clear"
+	TypeTodos        = "todos"
+	TypeUsage        = "usage"
+)
+
+// Entry is one line of a transcript. Type says which fields are set.
+type Entry struct {
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+
+	// Header: the format version, the session, where it ran, and for a
+	// fork the session it came from.
+	Version    int    `json:"version,omitempty"`
+	SessionID  string `json:"session_id,omitempty"`
+	Cwd        string `json:"cwd,omitempty"`
+	ForkedFrom string `json:"forked_from,omitempty"`
+	AgentID    string `json:"agent_id,omitempty"`
+	AgentType  string `json:"agent_type,omitempty"`
+
+	// Message: one message of the conversation.
+	Message *llm.Message `json:"message,omitempty"`
+
+	// State: the plan-mode state (opaque here; package planmode owns it).
+	State json.RawMessage `json:"state,omitempty"`
+
+	// PlanSnapshot: the plan file's content after a write, or an approved
+	// plan.
+	Plan *PlanSnapshot `json:"plan,omitempty"`
+
+	// Pending: an approval that waits for an answer.
+	Pending *Pending `json:"pending,omitempty"`
+
+	// Compact: the summary that replaces every message before it.
+	Summary string `json:"summary,omitempty"`
+
+	// Todos: the todo list (opaque here).
+	Todos json.RawMessage `json:"todos,omitempty"`
+
+	// Usage: tokens used by one model request.
+	Usage *llm.Usage `json:"usage,omitempty"`
+}
+
+// PlanSnapshot records a plan's content.
+type PlanSnapshot struct {
+	Slug     string `json:"slug"`
+	Path     string `json:"path"`
+	Content  string `json:"content"`
+	Approved bool   `json:"approved,omitempty"`
+}
+
+// Pending is a plan approval that a headless run left unanswered: the
+// ExitPlanMode call waiting for its result and the results of the other
+// calls of the same message, to be sent together once it is answered.
+type Pending struct {
+	ToolUseID string      `json:"tool_use_id"`
+	Plan      string      `json:"plan"`
+	PlanFile  string      `json:"plan_file"`
+	Results   []llm.Block `json:"results,omitempty"`
+	// CallIndex is the position of the ExitPlanMode call among the
+	// message's calls.
+	CallIndex int `json:"call_index"`
+}
