@@ -1,0 +1,144 @@
+// Package agent runs the conversation loop: it sends the history to the
+// model, streams the answer, passes every tool call through the permission
+// engine, runs the allowed calls (concurrency-safe ones in parallel),
+// records everything in the transcript, and repeats until the model stops.
+// Subagents are agents too, with their own history, tools and transcript.
+package agent
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// Config is everything an agent works with.
+type Config struct {
+	// ID is empty for the main conversation and names a subagent.
+	ID string
+	// Type is the subagent type ("Explore"), for messages.
+	Type string
+
+	Provider llm.Provider
+	// Model picks the model for a request in the given mode, so plan
+	// mode can use its own model.
+	Model     func(permission.Mode) string
+	System    string
+	MaxTokens int
+	// MaxTurns stops the loop after that many model requests (0: no
+	// limit).
+	MaxTurns int
+
+	Tools *tool.Registry
+	// Offer says whether a tool is offered to the model in a mode; nil
+	// offers every tool.
+	Offer func(t tool.Tool, mode permission.Mode) bool
+	Env   *tool.Env
+
+	Perm *permission.Engine
+	Plan *planmode.Session
+	Ask  permission.Asker
+	// ReadOnly limits the agent to reading (Explore, Plan).
+	ReadOnly bool
+	// DeniedTools may not be used at all, even when a model calls them.
+	DeniedTools []string
+	// Reminders adds text to every request of a subagent (such as the
+	// read-only reminder).
+	Reminders func() []planmode.Reminder
+
+	Emit func(event.Event)
+	Log  *session.Writer
+}
+
+// Agent is one conversation with a model.
+type Agent struct {
+	cfg Config
+
+	mu       sync.Mutex
+	history  []llm.Message
+	tracker  planmode.Tracker
+	usage    llm.Usage
+	snapshot string // plan content last recorded in the transcript
+}
+
+// New returns an agent that continues history (nil for a new one).
+func New(cfg Config, history []llm.Message) *Agent {
+	if cfg.Emit == nil {
+		cfg.Emit = func(event.Event) {}
+	}
+	if cfg.Ask == nil {
+		cfg.Ask = permission.NoAnswerer{}
+	}
+	if cfg.Env == nil {
+		cfg.Env = &tool.Env{Files: tool.NewFileTracker()}
+	}
+	return &Agent{cfg: cfg, history: append([]llm.Message(nil), history...)}
+}
+
+// History returns a copy of the conversation so far.
+func (a *Agent) History() []llm.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]llm.Message(nil), a.history...)
+}
+
+// Usage returns the tokens used so far.
+func (a *Agent) Usage() llm.Usage {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.usage
+}
+
+// Config returns the agent's configuration.
+func (a *Agent) Config() Config { return a.cfg }
+
+// Stop reasons of a turn.
+const (
+	StopEndTurn      = "end_turn"
+	StopMaxTurns     = "max_turns"
+	StopInterrupted  = "interrupted"
+	StopPlanPending  = "plan_pending"
+	StopClearContext = "clear_context"
+)
+
+// Result is how a turn ended.
+type Result struct {
+	// StopReason is one of the Stop* constants.
+	StopReason string
+	// Text is the model's last text.
+	Text string
+	// Requests counts the model requests of the turn.
+	Requests int
+	Usage    llm.Usage
+	// Pending is set when a plan waits for approval (StopPlanPending).
+	Pending *session.Pending
+}
+
+// Run sends the user's input and continues until the model ends its turn,
+// a limit is reached, or ctx is cancelled. The returned error is a model or
+// transcript failure; everything a tool does comes back to the model as a
+// result instead.
+func (a *Agent) Run(ctx context.Context, input string) (Result, error) {
+	if a.cfg.ID == "" && a.cfg.Plan != nil {
+		a.cfg.Plan.NoteHumanTurn()
+	} else {
+		a.tracker.NoteHumanTurn()
+	}
+	return a.loop(ctx, []llm.Block{llm.TextBlock(input)})
+}
+
+// Continue resumes a turn whose tool results are already known (a pending
+// approval answered on resume): the blocks are sent as the next user
+// message.
+func (a *Agent) Continue(ctx context.Context, results []llm.Block) (Result, error) {
+	return a.loop(ctx, results)
+}
+
+// Record adds results to the conversation without asking the model, for a
+// turn that ends as soon as they are known.
+func (a *Agent) Record(results []llm.Block) error { return a.appendUser(results) }

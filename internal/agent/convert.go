@@ -1,0 +1,19 @@
+package agent
+
+import (
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/llm"
+)
+
+func toEventMessage(m llm.Message) event.Message {
+	out := event.Message{Role: string(m.Role), Content: make([]event.Block, len(m.Content))}
+	for i, b := range m.Content {
+		out.Content[i] = event.Block{Type: string(b.Type), Text: b.Text, ID: b.ID, Name: b.Name, Input: b.Input,
+			ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError}
+	}
+	return out
+}
+
+func toEventUsage(u llm.Usage) event.Usage {
+	return event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+}

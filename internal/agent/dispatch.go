@@ -1,0 +1,209 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// stopInfo says whether a batch of calls ended the turn.
+type stopInfo struct {
+	pending *session.Pending
+	clear   bool
+}
+
+// runCalls runs the tool calls of one assistant message and returns their
+// results in call order. Consecutive concurrency-safe calls run together;
+// any other call runs alone, in order. Once a call ends the turn (a plan
+// awaiting approval, an approved plan that clears the conversation) or the
+// turn is interrupted, the calls after it do not run and say so.
+func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, stopInfo) {
+	results := make([]tool.Result, len(uses))
+	ran := make([]bool, len(uses))
+	var stop stopInfo
+	for i := 0; i < len(uses); {
+		j := i + 1
+		if a.concurrent(uses[i]) {
+			for j < len(uses) && a.concurrent(uses[j]) {
+				j++
+			}
+		}
+		if ctx.Err() != nil || stop.pending != nil || stop.clear {
+			break
+		}
+		var wg sync.WaitGroup
+		for k := i; k < j; k++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[k] = a.runOne(ctx, uses[k])
+				ran[k] = true
+			}()
+		}
+		wg.Wait()
+		for k := i; k < j; k++ {
+			switch results[k].Stop {
+			case tool.StopPending:
+				pe, _ := results[k].Data.(planmode.PendingExit)
+				stop.pending = &session.Pending{ToolUseID: uses[k].ID, Plan: pe.Plan, PlanFile: pe.PlanFile, CallIndex: k}
+			case tool.StopClearContext:
+				stop.clear = true
+			}
+		}
+		i = j
+	}
+	blocks := make([]llm.Block, 0, len(uses))
+	for k, u := range uses {
+		r := results[k]
+		if !ran[k] {
+			r = notRun(ctx, stop)
+		}
+		b := llm.Block{Type: llm.BlockToolResult, ToolUseID: u.ID, Content: r.Content, IsError: r.IsError}
+		if stop.pending != nil && k == stop.pending.CallIndex {
+			continue
+		}
+		blocks = append(blocks, b)
+	}
+	if stop.pending != nil {
+		stop.pending.Results = blocks
+	}
+	return blocks, stop
+}
+
+func notRun(ctx context.Context, stop stopInfo) tool.Result {
+	switch {
+	case ctx.Err() != nil:
+		return tool.Errorf("Not run: the user interrupted the turn.")
+	case stop.pending != nil:
+		return tool.Errorf("Not run: the plan is waiting for approval.")
+	}
+	return tool.Errorf("Not run: the conversation was cleared to carry out the approved plan.")
+}
+
+// concurrent reports whether a call may run beside others.
+func (a *Agent) concurrent(use llm.Block) bool {
+	t, ok := a.cfg.Tools.Get(use.Name)
+	return !ok || t.ConcurrencySafe()
+}
+
+// runOne prepares, gates and runs one call. A panic in a tool becomes an
+// error result, like every other failure the model can react to.
+func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			res = tool.Errorf("%s failed unexpectedly (%v). This is a bug in ponder; the call may have done part of its work.", use.Name, p)
+			a.cfg.Emit(event.Notice{Level: "warning", Text: fmt.Sprintf("tool %s panicked: %v\n%s", use.Name, p, debug.Stack())})
+		}
+		a.cfg.Emit(event.ToolFinished{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Content: res.Content, Summary: res.Summary,
+			IsError: res.IsError, Duration: time.Since(start), Data: res.Data})
+	}()
+	mode := a.mode()
+	t, ok := a.cfg.Tools.Get(use.Name)
+	if !ok || !a.offered(t, mode) {
+		return tool.Errorf("There is no tool named %q. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
+	}
+	call, err := t.Prepare(a.cfg.Env, use.Input)
+	if err != nil {
+		return tool.Errorf("Invalid input for %s: %v", use.Name, err)
+	}
+	access := call.Access()
+	access.Tool = use.Name
+	if refusal, ok := a.gate(ctx, use, access); !ok {
+		return refusal
+	}
+	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
+	res = call.Run(ctx)
+	if a.cfg.Plan != nil && a.cfg.ID == "" {
+		a.cfg.Plan.Observe(access)
+	}
+	if access.Kind == permission.KindWrite && !res.IsError {
+		a.snapshotPlan()
+	}
+	return res
+}
+
+func (a *Agent) offeredNames(mode permission.Mode) []string {
+	var out []string
+	for _, t := range a.cfg.Tools.All() {
+		if a.offered(t, mode) {
+			out = append(out, t.Name())
+		}
+	}
+	return out
+}
+
+// gate asks the permission engine about a call, and the user when the
+// engine says ask. It returns the refusal to give the model when the call
+// may not run.
+func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access) (tool.Result, bool) {
+	pc := permission.Context{
+		Mode:          a.mode(),
+		ReadOnlyAgent: a.cfg.ReadOnly,
+		AgentType:     a.cfg.Type,
+		DeniedTools:   a.cfg.DeniedTools,
+	}
+	if pc.Mode == permission.ModePlan && a.cfg.Plan != nil {
+		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
+	}
+	d := a.cfg.Perm.Decide(pc, access)
+	switch d.Behavior {
+	case permission.Allow:
+		return tool.Result{}, true
+	case permission.Ask:
+		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
+			Reason: d.Reason, Suggest: a.cfg.Perm.Suggest(access)}
+		ans, err := a.cfg.Ask.Ask(ctx, q)
+		switch {
+		case errors.Is(err, permission.ErrNoAnswerer):
+			d.Reason = "This call needs approval, and nobody can give it in this session. " + d.Reason +
+				" (In a headless run, allow such calls with --allowedTools or --permission-mode.)"
+		case err != nil:
+			d.Reason = "Nobody answered the request to run this call, so it did not run."
+		case !ans.Allow:
+			d.Reason = "The user refused this call."
+			if m := strings.TrimSpace(ans.Message); m != "" {
+				d.Reason += " The user said: " + m
+			}
+		default:
+			if ans.Always && q.Suggest != "" {
+				_ = a.cfg.Perm.AddAllow(q.Suggest)
+			}
+			return tool.Result{}, true
+		}
+		d.Rule = "user"
+	}
+	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
+		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
+	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, false
+}
+
+// snapshotPlan records the plan file's content in the transcript when it
+// changed since the last record, so a lost plan file can be restored.
+func (a *Agent) snapshotPlan() {
+	if a.cfg.Plan == nil || a.cfg.ID != "" {
+		return
+	}
+	content, ok := a.cfg.Plan.ReadPlan("")
+	a.mu.Lock()
+	changed := ok && content != a.snapshot
+	if changed {
+		a.snapshot = content
+	}
+	a.mu.Unlock()
+	if changed {
+		_ = a.log(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
+			Slug: a.cfg.Plan.Slug(), Path: a.cfg.Plan.PlanFile(""), Content: content}})
+	}
+}

@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// loop sends content as the next user message and runs model requests and
+// tool calls until the turn ends.
+func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
+	var res Result
+	for {
+		if err := a.appendUser(content); err != nil {
+			return res, err
+		}
+		if a.cfg.MaxTurns > 0 && res.Requests >= a.cfg.MaxTurns {
+			res.StopReason = StopMaxTurns
+			return res, nil
+		}
+		resp, err := a.request(ctx)
+		res.Requests++
+		if err != nil {
+			if ctx.Err() != nil {
+				res.StopReason = StopInterrupted
+				return res, nil
+			}
+			return res, err
+		}
+		res.Usage = res.Usage.Add(resp.Usage)
+		if text := resp.Message.Text(); text != "" {
+			res.Text = text
+		}
+		if err := a.appendAssistant(resp); err != nil {
+			return res, err
+		}
+		uses := resp.Message.ToolUses()
+		if len(uses) == 0 {
+			res.StopReason = StopEndTurn
+			return res, nil
+		}
+		results, stop := a.runCalls(ctx, uses)
+		switch {
+		case stop.pending != nil:
+			res.StopReason = StopPlanPending
+			res.Pending = stop.pending
+			return res, a.log(session.Entry{Type: session.TypePending, Pending: stop.pending})
+		case ctx.Err() != nil:
+			res.StopReason = StopInterrupted
+			return res, a.appendUser(results)
+		case stop.clear:
+			res.StopReason = StopClearContext
+			return res, a.appendUser(results)
+		}
+		content = results
+	}
+}
+
+// request sends the conversation to the model and streams the answer.
+func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
+	mode := a.mode()
+	req := llm.Request{
+		Model:     a.cfg.Model(mode),
+		System:    a.cfg.System,
+		Messages:  a.History(),
+		Tools:     a.cfg.Tools.Specs(func(t tool.Tool) bool { return a.offered(t, mode) }),
+		MaxTokens: a.cfg.MaxTokens,
+	}
+	var resp *llm.Response
+	for ev, err := range a.cfg.Provider.Stream(ctx, req) {
+		if err != nil {
+			return nil, err
+		}
+		switch ev.Type {
+		case llm.EventText:
+			a.cfg.Emit(event.TextDelta{AgentID: a.cfg.ID, Text: ev.Text})
+		case llm.EventRetry:
+			a.cfg.Emit(event.Retrying{AgentID: a.cfg.ID, Attempt: ev.Attempt, Wait: ev.Wait, Error: ev.Err.Error()})
+		case llm.EventDone:
+			resp = ev.Response
+		}
+	}
+	if resp == nil {
+		return nil, llm.StreamBrokenError(a.cfg.Provider.Name(), errors.New("no response"))
+	}
+	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: toEventMessage(resp.Message), Model: req.Model, Usage: toEventUsage(resp.Usage)})
+	return resp, nil
+}
+
+func (a *Agent) mode() permission.Mode {
+	if a.cfg.Plan == nil {
+		return permission.ModeDefault
+	}
+	return a.cfg.Plan.Mode()
+}
+
+func (a *Agent) offered(t tool.Tool, mode permission.Mode) bool {
+	return a.cfg.Offer == nil || a.cfg.Offer(t, mode)
+}
+
+// appendUser adds a user message carrying content and whatever reminders
+// are due now.
+func (a *Agent) appendUser(content []llm.Block) error {
+	msg := llm.Message{Role: llm.RoleUser, Content: append(append([]llm.Block(nil), content...), a.reminders()...)}
+	a.mu.Lock()
+	a.history = append(a.history, msg)
+	a.mu.Unlock()
+	a.cfg.Emit(event.UserMessage{AgentID: a.cfg.ID, Message: toEventMessage(msg)})
+	return a.log(session.Entry{Type: session.TypeMessage, Message: &msg})
+}
+
+func (a *Agent) appendAssistant(resp *llm.Response) error {
+	msg := resp.Message
+	a.mu.Lock()
+	a.history = append(a.history, msg)
+	a.usage = a.usage.Add(resp.Usage)
+	a.mu.Unlock()
+	if err := a.log(session.Entry{Type: session.TypeMessage, Message: &msg}); err != nil {
+		return err
+	}
+	u := resp.Usage
+	return a.log(session.Entry{Type: session.TypeUsage, Usage: &u})
+}
+
+// reminders returns the reminder blocks due for the next request.
+func (a *Agent) reminders() []llm.Block {
+	var rs []planmode.Reminder
+	if a.cfg.Plan != nil {
+		if a.cfg.ID == "" {
+			rs = a.cfg.Plan.Reminders()
+		} else {
+			rs = a.cfg.Plan.SubagentReminders(a.cfg.ID, &a.tracker)
+		}
+	}
+	if a.cfg.Reminders != nil {
+		rs = append(rs, a.cfg.Reminders()...)
+	}
+	out := make([]llm.Block, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, ReminderBlock(r))
+	}
+	return out
+}
+
+// ReminderBlock wraps a reminder as the text block that carries it.
+func ReminderBlock(r planmode.Reminder) llm.Block {
+	return llm.Block{Type: llm.BlockText, Reminder: r.Kind, Text: "<system-reminder>\n" + strings.TrimSpace(r.Text) + "\n</system-reminder>"}
+}
+
+func (a *Agent) log(e session.Entry) error {
+	if a.cfg.Log == nil {
+		return nil
+	}
+	return a.cfg.Log.Append(e)
+}

@@ -1,0 +1,236 @@
+// Package app is ponder's composition root: it builds a session (settings,
+// provider, permission engine, plan mode, tools, transcript, main agent)
+// from options, and is the one place front ends call to send input, change
+// the mode and answer questions. It picks every implementation; nothing
+// below it knows which front end runs.
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// Options are what a front end asks for.
+type Options struct {
+	// Dir is the project directory (default: the working directory).
+	Dir string
+	// ConfigDir overrides $PONDER_CONFIG_DIR and ~/.ponder.
+	ConfigDir string
+	// Getenv reads the environment (default os.Getenv).
+	Getenv func(string) string
+
+	Provider string
+	Model    string
+	// Mode is --permission-mode ("" keeps the settings' default, or the
+	// resumed session's mode).
+	Mode string
+	// BypassAllowed is --dangerously-skip-permissions.
+	BypassAllowed bool
+	Allowed       []string
+	Disallowed    []string
+	MaxTurns      int
+
+	// Resume names a session to continue; Continue picks the latest.
+	Resume   string
+	Continue bool
+	// Fork continues a copy under a new id.
+	Fork bool
+	// SessionID is the id of a new session.
+	SessionID string
+
+	// Interactive says somebody can answer questions (TUI, a control
+	// channel, the SDK). Only then is EnterPlanMode offered, so the model
+	// cannot enter a plan mode nobody could approve its way out of.
+	Interactive bool
+	// Asker answers questions; nil uses the app's Broker, whose questions
+	// are published as events.
+	Asker permission.Asker
+	// Sink receives every event synchronously, in order, besides the bus.
+	Sink func(event.Event)
+
+	// HTTPClient overrides the provider's HTTP client.
+	HTTPClient *http.Client
+	// Now overrides the clock.
+	Now func() time.Time
+}
+
+// App is one running session.
+type App struct {
+	opts   Options
+	Config *config.Config
+	Dir    string
+	ID     string
+	Models Models
+
+	Bus      *event.Bus
+	Broker   *permission.Broker
+	Perm     *permission.Engine
+	Plan     *planmode.Session
+	Provider llm.Provider
+	Tools    *tool.Registry
+	Log      *session.Writer
+	Store    session.Store
+
+	// Warnings collected while starting (settings, transcript).
+	Warnings []string
+	// Resumed says the session continues an earlier one.
+	Resumed bool
+
+	mu        sync.Mutex
+	main      *agent.Agent
+	env       *tool.Env
+	pending   *session.Pending
+	lastState []byte
+	system    string
+	asker     permission.Asker
+	firstSend bool
+}
+
+// New builds a session from opts: a new one, or a resumed or forked one.
+func New(opts Options) (*App, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	dir := opts.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = wd
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(config.Options{ConfigDir: opts.ConfigDir, ProjectDir: dir, Getenv: opts.Getenv})
+	if err != nil {
+		return nil, &UsageError{Msg: "settings: " + err.Error()}
+	}
+	a := &App{opts: opts, Config: cfg, Dir: dir, Bus: event.NewBus(), Store: session.NewStore(cfg.ConfigDir, dir), firstSend: true}
+	for _, w := range cfg.Warnings {
+		a.Warnings = append(a.Warnings, "settings: "+w.String())
+	}
+	name, err := pickProvider(opts.Provider, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a.Provider = newProvider(name, cfg, opts.HTTPClient)
+	a.Models = pickModels(name, opts.Model, cfg)
+	a.Broker = permission.NewBroker(func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) })
+	a.asker = opts.Asker
+	if a.asker == nil {
+		a.asker = a.Broker
+	}
+	if err := a.buildPermissions(); err != nil {
+		return nil, err
+	}
+	if err := a.open(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// emit sends an event to the sink and the bus.
+func (a *App) emit(e event.Event) {
+	if a.opts.Sink != nil {
+		a.opts.Sink(e)
+	}
+	a.Bus.Publish(e)
+}
+
+// Emit publishes an event on behalf of a front end (a notice, say).
+func (a *App) Emit(e event.Event) { a.emit(e) }
+
+func (a *App) buildPermissions() error {
+	s := a.Config.Settings.Permissions
+	rules := permission.Rules{
+		Allow: append(append([]string(nil), s.Allow...), a.opts.Allowed...),
+		Ask:   s.Ask,
+		Deny:  append(append([]string(nil), s.Deny...), a.opts.Disallowed...),
+	}
+	home, _ := os.UserHomeDir()
+	eng, err := permission.NewEngine(rules, a.Dir, home)
+	if err != nil {
+		return &UsageError{Msg: "permission rules: " + err.Error()}
+	}
+	a.Perm = eng
+	return nil
+}
+
+// planConfig is the plan-mode configuration from settings.
+func (a *App) planConfig() planmode.Config {
+	s := a.Config.Settings
+	return planmode.Config{
+		ConfigDir:         a.Config.ConfigDir,
+		ProjectDir:        a.Dir,
+		PlansDirectory:    config.Str(s.PlansDirectory, ""),
+		FileNaming:        config.Str(s.PlanMode.FileNaming, "words"),
+		ReminderTurns:     config.Int(s.PlanMode.ReminderTurns, 5),
+		FullReminderEvery: config.Int(s.PlanMode.FullReminderEvery, 5),
+		ExploreAgents:     a.Config.ExploreAgentCount(),
+		PlanAgents:        a.Config.PlanAgentCount(),
+		Interview:         a.Config.Interview(),
+		Variant:           config.Str(s.PlanMode.Variant, "full"),
+		BypassAllowed:     a.bypassAllowed(),
+		HasTaskTool:       false,
+		Now:               a.opts.Now,
+		Logf: func(format string, args ...any) {
+			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf(format, args...)})
+		},
+	}
+}
+
+func (a *App) bypassAllowed() bool {
+	return a.opts.BypassAllowed || a.opts.Mode == string(permission.ModeBypass)
+}
+
+// persistState records the plan-mode state in the transcript when it
+// changed.
+func (a *App) persistState(st planmode.State) {
+	data, err := json.Marshal(st)
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	same := bytes.Equal(data, a.lastState)
+	if !same {
+		a.lastState = data
+	}
+	log := a.Log
+	a.mu.Unlock()
+	if !same && log != nil {
+		_ = log.Append(session.Entry{Type: session.TypeState, State: data})
+	}
+}
+
+// newSessionID returns the requested id or a fresh one.
+func newSessionID(requested string) (string, error) {
+	if requested == "" {
+		return uuid.NewString(), nil
+	}
+	if _, err := uuid.Parse(requested); err != nil {
+		return "", &UsageError{Msg: fmt.Sprintf("--session-id %q is not a UUID", requested)}
+	}
+	return requested, nil
+}

@@ -1,0 +1,150 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// open starts a new transcript, or loads the one to resume or fork, and
+// builds plan mode, the tools and the main agent on top of it.
+func (a *App) open() error {
+	tr, err := a.loadTranscript()
+	if err != nil {
+		return err
+	}
+	if tr != nil && !a.opts.Fork {
+		a.ID = tr.Header.SessionID
+		if a.Log, err = session.Open(tr.Path); err != nil {
+			return err
+		}
+		a.Resumed = true
+	} else {
+		if a.ID, err = newSessionID(a.opts.SessionID); err != nil {
+			return err
+		}
+		path := a.Store.Path(a.ID)
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			return &UsageError{Msg: fmt.Sprintf("session %s already exists; use --resume to continue it", a.ID)}
+		}
+		header := session.Entry{SessionID: a.ID, Cwd: a.Dir}
+		if tr != nil {
+			header.ForkedFrom = tr.Header.SessionID
+		}
+		if a.Log, err = session.Create(path, header); err != nil {
+			return err
+		}
+	}
+
+	a.Plan = planmode.New(a.planConfig(), a.ID, permission.ModeDefault, a.emit, a.persistState)
+	var history []llm.Message
+	if tr != nil {
+		history = a.restore(tr)
+	}
+	a.Tools = a.buildTools()
+	a.env = &tool.Env{Dir: a.Dir, Files: tool.NewFileTracker()}
+	a.system = systemPrompt(a.Dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
+	a.main = a.newMain(history)
+	return nil
+}
+
+// loadTranscript finds and reads the session to resume, if any.
+func (a *App) loadTranscript() (*session.Transcript, error) {
+	if a.opts.Resume == "" && !a.opts.Continue {
+		if a.opts.Fork {
+			return nil, &UsageError{Msg: "--fork-session needs --resume or --continue"}
+		}
+		return nil, nil
+	}
+	var info session.Info
+	var err error
+	if a.opts.Resume != "" {
+		info, err = a.Store.Find(a.opts.Resume)
+	} else {
+		info, err = a.Store.Latest()
+	}
+	if err != nil {
+		return nil, &UsageError{Msg: err.Error()}
+	}
+	tr, err := session.Load(info.Path)
+	if err != nil {
+		return nil, err
+	}
+	a.Warnings = append(a.Warnings, tr.Warnings...)
+	if tr.Header.SessionID == "" {
+		tr.Header.SessionID = info.ID
+	}
+	return tr, nil
+}
+
+// restore brings back the conversation and plan-mode state of a loaded
+// transcript. A fork copies the entries into its own transcript first.
+func (a *App) restore(tr *session.Transcript) []llm.Message {
+	if a.opts.Fork {
+		for _, e := range tr.Entries {
+			_ = a.Log.Append(e)
+		}
+	}
+	if raw := tr.LastState(); raw != nil {
+		var st planmode.State
+		if err := json.Unmarshal(raw, &st); err == nil {
+			a.Plan.Restore(st)
+			a.lastState = raw
+		} else {
+			a.Warnings = append(a.Warnings, fmt.Sprintf("%s: the saved plan-mode state is unreadable (%v); starting in default mode", tr.Path, err))
+		}
+	}
+	a.pending = tr.PendingApproval()
+	history := tr.Conversation()
+	if a.pending == nil {
+		history = a.closeDanglingCalls(history)
+	}
+	return history
+}
+
+// closeDanglingCalls answers tool calls that a stopped process never
+// answered, so the conversation is valid for the model again.
+func (a *App) closeDanglingCalls(history []llm.Message) []llm.Message {
+	if len(history) == 0 {
+		return history
+	}
+	last := history[len(history)-1]
+	uses := last.ToolUses()
+	if last.Role != llm.RoleAssistant || len(uses) == 0 {
+		return history
+	}
+	msg := llm.Message{Role: llm.RoleUser}
+	for _, u := range uses {
+		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockToolResult, ToolUseID: u.ID, IsError: true,
+			Content: "The session stopped before this call finished; it may not have run. Check before relying on it."})
+	}
+	_ = a.Log.Append(session.Entry{Type: session.TypeMessage, Message: &msg})
+	return append(history, msg)
+}
+
+// newMain builds the main agent over history.
+func (a *App) newMain(history []llm.Message) *agent.Agent {
+	return agent.New(agent.Config{
+		Provider: a.Provider,
+		Model:    a.Models.ForMode,
+		System:   a.system,
+		MaxTurns: a.opts.MaxTurns,
+		Tools:    a.Tools,
+		Offer:    a.offer,
+		Env:      a.env,
+		Perm:     a.Perm,
+		Plan:     a.Plan,
+		Ask:      a.asker,
+		Emit:     a.emit,
+		Log:      a.Log,
+	}, history)
+}

@@ -1,0 +1,200 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/tool"
+	"github.com/ponder-agent/ponder/internal/tool/sessiontool"
+)
+
+// Start announces the session to front ends and applies the starting
+// mode: --permission-mode, else (for a new session) the settings' default
+// mode. The mode change goes through the one transition function like any
+// other, so starting in plan mode behaves as entering it.
+func (a *App) Start() error {
+	names := make([]string, 0)
+	for name := range a.offeredNames(a.Plan.Mode()) {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	a.emit(event.SessionStarted{SessionID: a.ID, Model: a.Models.Main, Mode: string(a.Plan.Mode()), Cwd: a.Dir, Tools: names, Resumed: a.Resumed})
+	for _, w := range a.Warnings {
+		a.emit(event.Notice{Level: "warning", Text: w})
+	}
+	mode := a.opts.Mode
+	if mode == "" && !a.Resumed {
+		mode = config.Str(a.Config.Settings.Permissions.DefaultMode, "")
+	}
+	if mode == "" {
+		return nil
+	}
+	m, err := permission.ParseMode(mode)
+	if err != nil {
+		return &UsageError{Msg: err.Error()}
+	}
+	a.Plan.SetMode(m, planmode.ViaFlag)
+	return nil
+}
+
+// Mode is the current permission mode.
+func (a *App) Mode() permission.Mode { return a.Plan.Mode() }
+
+// SetMode changes the mode through the one transition function. It takes
+// effect at the next model request.
+func (a *App) SetMode(m permission.Mode, via planmode.Via) planmode.Change {
+	if m == permission.ModeBypass && !a.bypassAllowed() {
+		a.emit(event.Notice{Level: "warning", Text: "bypassPermissions needs --dangerously-skip-permissions; the mode did not change"})
+		return planmode.Change{From: a.Plan.Mode(), To: a.Plan.Mode(), Via: via}
+	}
+	return a.Plan.SetMode(m, via)
+}
+
+// Answer delivers a front end's answer to a pending question.
+func (a *App) Answer(id string, ans permission.Answer) bool {
+	ok := a.Broker.Answer(id, ans)
+	if ok {
+		a.emit(event.QuestionClosed{ID: id})
+	}
+	return ok
+}
+
+// Dismiss closes a question without an answer.
+func (a *App) Dismiss(id string) bool {
+	ok := a.Broker.Dismiss(id)
+	if ok {
+		a.emit(event.QuestionClosed{ID: id})
+	}
+	return ok
+}
+
+// ErrPlanPending is returned by Send while a plan waits for approval.
+var ErrPlanPending = errors.New("a plan is waiting for approval")
+
+// Pending returns the plan approval a headless run left waiting, or nil.
+func (a *App) Pending() *session.Pending {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pending
+}
+
+// Send gives the user's input to the main agent and runs the turn. An
+// approval that clears the conversation starts a fresh one from the plan
+// within the same call.
+func (a *App) Send(ctx context.Context, text string) (agent.Result, error) {
+	if a.Pending() != nil {
+		return agent.Result{}, fmt.Errorf("%w: answer it first (headless: --approve-plan or --reject-plan)", ErrPlanPending)
+	}
+	a.mu.Lock()
+	first := a.firstSend
+	a.firstSend = false
+	main := a.main
+	a.mu.Unlock()
+	if first {
+		a.Plan.SetTaskHint(text)
+	}
+	res, err := main.Run(ctx, text)
+	return a.finish(ctx, res, err)
+}
+
+// AnswerPending answers the plan approval a headless run left waiting and
+// continues the turn, exactly as if the answer had come at once.
+func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.Result, error) {
+	p := a.Pending()
+	if p == nil {
+		return agent.Result{}, &UsageError{Msg: fmt.Sprintf("session %s has no plan waiting for approval", a.ID)}
+	}
+	if a.Plan.Mode() != permission.ModePlan {
+		return agent.Result{}, fmt.Errorf("session %s has a pending plan but is no longer in plan mode", a.ID)
+	}
+	if ans.Option != "" && ans.Option != planmode.OptionReject && !validOption(a.Plan.Options(), ans.Option) && ans.Option != planmode.OptionApprove {
+		return agent.Result{}, &UsageError{Msg: fmt.Sprintf("unknown approval option %q", ans.Option)}
+	}
+	res := sessiontool.Answer(a.Plan, ans)
+	if err := a.Log.Append(session.Entry{Type: session.TypeResolved}); err != nil {
+		return agent.Result{}, err
+	}
+	a.mu.Lock()
+	a.pending = nil
+	main := a.main
+	a.mu.Unlock()
+	results := make([]llm.Block, 0, len(p.Results)+1)
+	results = append(results, p.Results[:min(p.CallIndex, len(p.Results))]...)
+	results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: p.ToolUseID, Content: res.Content, IsError: res.IsError})
+	results = append(results, p.Results[min(p.CallIndex, len(p.Results)):]...)
+	if res.Stop == tool.StopClearContext {
+		if err := main.Record(results); err != nil {
+			return agent.Result{}, err
+		}
+		return a.finish(ctx, agent.Result{StopReason: agent.StopClearContext}, nil)
+	}
+	out, err := main.Continue(ctx, results)
+	return a.finish(ctx, out, err)
+}
+
+func validOption(opts []event.Option, id string) bool {
+	for _, o := range opts {
+		if o.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// finish handles how a turn ended: it clears the conversation and carries
+// on from an approved plan, remembers a pending approval, and syncs the
+// transcript.
+func (a *App) finish(ctx context.Context, res agent.Result, err error) (agent.Result, error) {
+	for err == nil && res.StopReason == agent.StopClearContext {
+		plan, _ := a.Plan.ReadPlan("")
+		approval := planmode.Approval{Plan: plan, PlanFile: a.Plan.PlanFile("")}
+		main := a.clearConversation()
+		var next agent.Result
+		next, err = main.Run(ctx, planmode.Implementation(approval))
+		next.Requests += res.Requests
+		next.Usage = next.Usage.Add(res.Usage)
+		res = next
+	}
+	if res.Pending != nil {
+		a.mu.Lock()
+		a.pending = res.Pending
+		a.mu.Unlock()
+	}
+	if serr := a.Log.Sync(); serr != nil && err == nil {
+		err = serr
+	}
+	return res, err
+}
+
+// clearConversation starts a fresh conversation in the same session.
+func (a *App) clearConversation() *agent.Agent {
+	_ = a.Log.Append(session.Entry{Type: session.TypeClear})
+	main := a.newMain(nil)
+	a.mu.Lock()
+	a.main = main
+	a.mu.Unlock()
+	return main
+}
+
+// Main returns the main agent.
+func (a *App) Main() *agent.Agent {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.main
+}
+
+// Close ends the session: pending questions are withdrawn and the
+// transcript is closed.
+func (a *App) Close() error {
+	a.Broker.Close()
+	return a.Log.Close()
+}

@@ -1,0 +1,239 @@
+// Package cli is ponder's command line: it parses flags with cobra and
+// hands the run to a front end (the terminal UI or headless mode).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ponder-agent/ponder/internal/app"
+	"github.com/ponder-agent/ponder/internal/headless"
+	"github.com/ponder-agent/ponder/internal/permission"
+)
+
+// Version is set at build time with -ldflags "-X .../cli.Version=…".
+var Version = "0.1.0-dev"
+
+// IO is where a command reads and writes.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+	// InIsTerminal says standard input is a terminal (no piped prompt).
+	InIsTerminal bool
+}
+
+// rootOptions are the flags of the main command.
+type rootOptions struct {
+	print         bool
+	mode          string
+	skipPerms     bool
+	outputFormat  string
+	inputFormat   string
+	model         string
+	provider      string
+	cont          bool
+	resume        string
+	fork          bool
+	sessionID     string
+	maxTurns      int
+	allowed       []string
+	disallowed    []string
+	planApproval  string
+	approvePlan   string
+	rejectPlan    string
+	rejectPlanSet bool
+}
+
+// exitError carries an exit status through cobra.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// Main runs the command line and returns the process exit status.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	stdin := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
+	return Run(ctx, os.Args[1:], stdin)
+}
+
+// Run executes the command line args.
+func Run(ctx context.Context, args []string, io IO) int {
+	cmd := newRootCmd(io)
+	cmd.SetArgs(args)
+	cmd.SetIn(io.In)
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.Err)
+	err := cmd.ExecuteContext(ctx)
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	fmt.Fprintln(io.Err, "ponder: "+err.Error())
+	return headless.ExitUsage
+}
+
+func newRootCmd(io IO) *cobra.Command {
+	o := &rootOptions{}
+	cmd := &cobra.Command{
+		Use:   "ponder [prompt]",
+		Short: "A coding agent for the terminal that plans before it changes anything",
+		Long: `ponder is a coding agent for the terminal. Its plan mode explores your code
+read-only, writes a plan, and asks for your approval before any file changes.
+
+Run it without arguments for the interactive interface, or with -p for a
+headless run whose result goes to standard output.`,
+		Args:          cobra.MaximumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.rejectPlanSet = cmd.Flags().Changed("reject-plan")
+			return runRoot(cmd.Context(), o, args, io)
+		},
+	}
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w (see ponder --help)", err)
+	})
+	f := cmd.Flags()
+	f.BoolVarP(&o.print, "print", "p", false, "run headless: answer the prompt and print the result")
+	f.StringVar(&o.mode, "permission-mode", "", "start in this mode: default, acceptEdits, plan or bypassPermissions")
+	f.BoolVar(&o.skipPerms, "dangerously-skip-permissions", false, "allow bypassPermissions mode (and add it to the Shift+Tab cycle)")
+	f.StringVar(&o.outputFormat, "output-format", headless.FormatText, "headless output: text, json or stream-json")
+	f.StringVar(&o.inputFormat, "input-format", "text", "headless input: text, or stream-json (messages and control responses on standard input)")
+	f.StringVar(&o.model, "model", "", "main model (default: $PONDER_MODEL, the settings, or the provider's default)")
+	f.StringVar(&o.provider, "provider", "", "model provider: anthropic or openai (default: from the environment)")
+	f.BoolVarP(&o.cont, "continue", "c", false, "continue the most recent session in this directory")
+	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id")
+	f.BoolVar(&o.fork, "fork-session", false, "with --resume or --continue: continue a copy under a new session id")
+	f.StringVar(&o.sessionID, "session-id", "", "use this UUID for a new session")
+	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (headless)")
+	f.StringSliceVar(&o.allowed, "allowedTools", nil, `tool rules to allow, comma-separated, e.g. "Bash(git diff:*),Read"`)
+	f.StringSliceVar(&o.disallowed, "disallowedTools", nil, "tool rules to deny, comma-separated")
+	f.StringVar(&o.planApproval, "plan-approval", headless.PolicyPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual or reject")
+	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
+	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
+	cmd.AddCommand(newVersionCmd())
+	return cmd
+}
+
+func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	prompt := ""
+	if len(args) == 1 {
+		prompt = args[0]
+	}
+	appOpts := app.Options{
+		Provider:      o.provider,
+		Model:         o.model,
+		Mode:          o.mode,
+		BypassAllowed: o.skipPerms,
+		Allowed:       o.allowed,
+		Disallowed:    o.disallowed,
+		MaxTurns:      o.maxTurns,
+		Resume:        o.resume,
+		Continue:      o.cont,
+		Fork:          o.fork,
+		SessionID:     o.sessionID,
+	}
+	if !o.print {
+		return errors.New("the interactive interface is not available in this build; use -p for a headless run")
+	}
+	if prompt == "" && o.inputFormat != headless.FormatStreamJSON && !io.InIsTerminal && io.In != nil {
+		data, err := readAll(io.In)
+		if err != nil {
+			return fmt.Errorf("reading the prompt from standard input: %w", err)
+		}
+		prompt = strings.TrimSpace(string(data))
+	}
+	hopts := headless.Options{
+		App:          appOpts,
+		Prompt:       prompt,
+		OutputFormat: o.outputFormat,
+		InputFormat:  o.inputFormat,
+		PlanApproval: o.planApproval,
+		ApprovePlan:  o.approvePlan,
+		Stdin:        io.In,
+		Stdout:       io.Out,
+		Stderr:       io.Err,
+	}
+	if o.rejectPlanSet {
+		fb := o.rejectPlan
+		hopts.RejectPlan = &fb
+	}
+	if code := headless.Run(ctx, hopts); code != 0 {
+		return exitError{code: code}
+	}
+	return nil
+}
+
+// validate checks flag combinations before anything starts.
+func (o *rootOptions) validate() error {
+	if o.mode != "" {
+		if _, err := permission.ParseMode(o.mode); err != nil {
+			return err
+		}
+	}
+	switch o.outputFormat {
+	case headless.FormatText, headless.FormatJSON, headless.FormatStreamJSON:
+	default:
+		return fmt.Errorf("unknown --output-format %q (want text, json or stream-json)", o.outputFormat)
+	}
+	switch o.inputFormat {
+	case "text", headless.FormatStreamJSON:
+	default:
+		return fmt.Errorf("unknown --input-format %q (want text or stream-json)", o.inputFormat)
+	}
+	if o.inputFormat == headless.FormatStreamJSON && o.outputFormat != headless.FormatStreamJSON {
+		return errors.New("--input-format stream-json needs --output-format stream-json")
+	}
+	if _, err := headless.ParsePolicy(o.planApproval); err != nil {
+		return err
+	}
+	if o.approvePlan != "" || o.rejectPlanSet {
+		if o.resume == "" && !o.cont {
+			return errors.New("--approve-plan and --reject-plan answer a pending plan: use them with --resume ID")
+		}
+		if o.approvePlan != "" && o.rejectPlanSet {
+			return errors.New("use either --approve-plan or --reject-plan, not both")
+		}
+		if !o.print {
+			return errors.New("--approve-plan and --reject-plan are for headless runs (-p)")
+		}
+	}
+	switch o.approvePlan {
+	case "", "approve", "accept-edits", "manual", "clear-context", "bypass":
+	default:
+		return fmt.Errorf("unknown --approve-plan option %q (want approve, accept-edits, manual or clear-context)", o.approvePlan)
+	}
+	if o.maxTurns < 0 {
+		return errors.New("--max-turns must not be negative")
+	}
+	if (o.inputFormat != "text" || o.outputFormat != headless.FormatText) && !o.print {
+		return errors.New("--output-format and --input-format are for headless runs (-p)")
+	}
+	return nil
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print ponder's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "ponder "+Version)
+		},
+	}
+}

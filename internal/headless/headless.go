@@ -1,0 +1,212 @@
+// Package headless runs ponder without a terminal UI (ponder -p): it sends
+// a prompt, answers or relays questions, prints the outcome as text, one
+// JSON object, or a stream of JSON lines, and returns the exit code.
+package headless
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/app"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+)
+
+// Exit codes.
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
+)
+
+// Options configure a headless run.
+type Options struct {
+	App          app.Options
+	Prompt       string
+	OutputFormat string
+	InputFormat  string
+	// PlanApproval is the --plan-approval policy for runs without a
+	// control channel.
+	PlanApproval string
+	// ApprovePlan and RejectPlan answer a pending approval on resume.
+	ApprovePlan string
+	RejectPlan  *string
+	Stdin       io.Reader
+	Stdout      io.Writer
+	Stderr      io.Writer
+}
+
+// Run performs the run and returns the exit code.
+func Run(ctx context.Context, o Options) int {
+	start := time.Now()
+	w := &writer{out: o.Stdout, errOut: o.Stderr, format: o.OutputFormat}
+	fail := func(code int, err error) int {
+		if o.OutputFormat == FormatText {
+			fmt.Fprintln(o.Stderr, "ponder: "+err.Error())
+		} else {
+			w.line(Result{Type: "result", Subtype: "error", IsError: true, SessionID: w.sessionID, Error: err.Error(), Result: err.Error()})
+			fmt.Fprintln(o.Stderr, "ponder: "+err.Error())
+		}
+		return code
+	}
+	streaming := o.InputFormat == FormatStreamJSON
+	policy, err := ParsePolicy(o.PlanApproval)
+	if err != nil {
+		return fail(ExitUsage, err)
+	}
+	var ctl *control
+	opts := o.App
+	opts.Interactive = streaming
+	if !streaming {
+		opts.Asker = policyAsker{policy: policy}
+	}
+	opts.Sink = func(e event.Event) {
+		if q, ok := e.(event.QuestionAsked); ok && ctl != nil {
+			ctl.noteQuestion(q.Question)
+		}
+		w.emit(e)
+	}
+	a, err := app.New(opts)
+	if err != nil {
+		return fail(exitCode(err), err)
+	}
+	defer a.Close()
+	if streaming {
+		ctl = newControl(a, w)
+	}
+	if err := a.Start(); err != nil {
+		return fail(exitCode(err), err)
+	}
+
+	r := runner{a: a, w: w, o: o, start: start}
+	if o.ApprovePlan != "" || o.RejectPlan != nil {
+		ans := permission.Answer{Option: o.ApprovePlan}
+		if o.RejectPlan != nil {
+			ans = permission.Answer{Option: planmode.OptionReject, Feedback: *o.RejectPlan}
+		}
+		res, err := a.AnswerPending(ctx, ans)
+		if code, done := r.report(res, err, o.Prompt == "" && !streaming); done {
+			return code
+		}
+	}
+	if !streaming {
+		if strings.TrimSpace(o.Prompt) == "" {
+			if o.ApprovePlan != "" || o.RejectPlan != nil {
+				return ExitOK
+			}
+			return fail(ExitUsage, errors.New("no prompt: give one as an argument or on standard input"))
+		}
+		res, err := a.Send(ctx, o.Prompt)
+		code, _ := r.report(res, err, true)
+		return code
+	}
+
+	go ctl.read(o.Stdin)
+	code := ExitOK
+	if strings.TrimSpace(o.Prompt) != "" {
+		code = r.turn(ctx, ctl, o.Prompt)
+	}
+	for text := range ctl.input {
+		code = r.turn(ctx, ctl, text)
+	}
+	return code
+}
+
+// runner reports turns.
+type runner struct {
+	a     *app.App
+	w     *writer
+	o     Options
+	start time.Time
+}
+
+// turn runs one stream-json input message, interruptible by the host.
+func (r *runner) turn(ctx context.Context, ctl *control, text string) int {
+	tctx, cancel := context.WithCancel(ctx)
+	ctl.setInterrupt(cancel)
+	res, err := r.a.Send(tctx, text)
+	ctl.setInterrupt(nil)
+	cancel()
+	code, _ := r.report(res, err, true)
+	return code
+}
+
+// report prints how a turn ended and returns the exit code. final says
+// whether this is the last thing the run does; a successful answer to a
+// pending approval followed by a prompt is not reported on its own.
+func (r *runner) report(res agent.Result, err error, final bool) (int, bool) {
+	a, w := r.a, r.w
+	out := Result{Type: "result", Subtype: "success", SessionID: a.ID, Result: res.Text, Mode: string(a.Mode()),
+		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: usage(res)}
+	if _, ok := a.Plan.ReadPlan(""); ok {
+		out.PlanFile = a.Plan.PlanFile("")
+	}
+	code := ExitOK
+	switch {
+	case err != nil:
+		out.Subtype, out.IsError, out.Error, code = "error", true, err.Error(), exitCode(err)
+		if out.Result == "" {
+			out.Result = err.Error()
+		}
+	case res.StopReason == agent.StopPlanPending:
+		out.Subtype = "plan_pending"
+		out.Plan, out.PlanFile = res.Pending.Plan, res.Pending.PlanFile
+	case res.StopReason == agent.StopMaxTurns:
+		out.Subtype, out.IsError, code = "error_max_turns", true, ExitFailure
+		out.Error = fmt.Sprintf("stopped after %d model requests (--max-turns)", res.Requests)
+	case res.StopReason == agent.StopInterrupted:
+		out.Subtype, out.IsError, code = "error", true, ExitFailure
+		out.Error = "interrupted"
+	}
+	if !final && code == ExitOK && out.Subtype == "success" {
+		return code, false
+	}
+	switch r.o.OutputFormat {
+	case FormatJSON, FormatStreamJSON:
+		w.line(out)
+		if out.IsError {
+			fmt.Fprintln(r.o.Stderr, "ponder: "+out.Error)
+		}
+	default:
+		r.text(out)
+	}
+	return code, true
+}
+
+// text prints the outcome for a person: the answer on standard output,
+// problems on standard error.
+func (r *runner) text(out Result) {
+	switch {
+	case out.Subtype == "plan_pending":
+		fmt.Fprintln(r.o.Stdout, strings.TrimRight(out.Plan, "\n"))
+		fmt.Fprintf(r.o.Stderr, "ponder: the plan (%s) is waiting for approval. Answer with:\n  ponder -p --resume %s --approve-plan accept-edits\n  ponder -p --resume %s --reject-plan \"what to change\"\n", out.PlanFile, out.SessionID, out.SessionID)
+	case out.IsError:
+		if out.Result != "" && out.Result != out.Error {
+			fmt.Fprintln(r.o.Stdout, out.Result)
+		}
+		fmt.Fprintln(r.o.Stderr, "ponder: "+out.Error)
+	default:
+		fmt.Fprintln(r.o.Stdout, out.Result)
+	}
+}
+
+func usage(res agent.Result) event.Usage {
+	u := res.Usage
+	return event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+}
+
+// exitCode maps an error to the exit status: usage problems are 2,
+// everything else 1.
+func exitCode(err error) int {
+	var ue *app.UsageError
+	if errors.As(err, &ue) || errors.Is(err, app.ErrPlanPending) {
+		return ExitUsage
+	}
+	return ExitFailure
+}

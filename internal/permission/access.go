@@ -1,0 +1,64 @@
+package permission
+
+// Kind is what a tool call does to the system, as the tool declares it.
+type Kind int
+
+// Access kinds, from harmless to powerful.
+const (
+	// KindNone touches nothing outside ponder's own session state
+	// (questions to the user, todo lists, mode changes that ask first).
+	KindNone Kind = iota
+	// KindRead reads files or directories named in Paths.
+	KindRead
+	// KindWrite creates, changes or deletes the files named in Paths.
+	KindWrite
+	// KindExec runs the shell command in Command.
+	KindExec
+	// KindNetwork fetches the URL in Target.
+	KindNetwork
+	// KindAgent launches the subagent type in Target; AgentReadOnly says
+	// whether every tool that agent type may use is read-only.
+	KindAgent
+	// KindExternal is a tool ponder cannot see into (such as an MCP
+	// tool); ReadOnly says whether it is annotated as read-only.
+	KindExternal
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindNone:
+		return "none"
+	case KindRead:
+		return "read"
+	case KindWrite:
+		return "write"
+	case KindExec:
+		return "exec"
+	case KindNetwork:
+		return "network"
+	case KindAgent:
+		return "agent"
+	case KindExternal:
+		return "external"
+	}
+	return "unknown"
+}
+
+// Access is a tool call's own declaration of what it would touch. Tools
+// build it from their parsed input before anything runs.
+type Access struct {
+	// Tool is the tool's name, as rules name it.
+	Tool string
+	Kind Kind
+	// Paths are the files a read or write touches, absolute.
+	Paths []string
+	// Command is the shell command of an exec.
+	Command string
+	// Target is the URL of a network access or the agent type of an
+	// agent launch.
+	Target string
+	// AgentReadOnly says that the launched agent type can only read.
+	AgentReadOnly bool
+	// ReadOnly marks an external tool annotated as read-only.
+	ReadOnly bool
+}

@@ -1,0 +1,49 @@
+// Package permission decides whether a tool call may run. It holds the
+// permission modes, the allow/ask/deny rules from settings and flags, the
+// one Decide function every call passes through, and the Asker that blocks
+// until somebody answers a question.
+package permission
+
+import "fmt"
+
+// Mode is a session's permission mode.
+type Mode string
+
+// The permission modes.
+const (
+	// ModeDefault runs reads and read-only commands; asks before edits and
+	// other commands.
+	ModeDefault Mode = "default"
+	// ModeAcceptEdits also lets file edits inside the project through.
+	ModeAcceptEdits Mode = "acceptEdits"
+	// ModePlan allows reading and writing the plan file only.
+	ModePlan Mode = "plan"
+	// ModeBypass allows everything that no deny rule forbids.
+	ModeBypass Mode = "bypassPermissions"
+)
+
+// Modes lists every mode in the order a user cycles through them.
+var Modes = []Mode{ModeDefault, ModeAcceptEdits, ModePlan, ModeBypass}
+
+// ParseMode checks a mode name as given on the command line or in settings.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown permission mode %q (want default, acceptEdits, plan or bypassPermissions)", s)
+}
+
+// Title is the mode in words, as shown to users.
+func (m Mode) Title() string {
+	switch m {
+	case ModeAcceptEdits:
+		return "accept edits"
+	case ModePlan:
+		return "plan mode"
+	case ModeBypass:
+		return "bypass permissions"
+	}
+	return "default"
+}

@@ -1,0 +1,90 @@
+package permission
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/ponder-agent/ponder/internal/permission/shellclass"
+)
+
+// readOnlyLimit applies the hard limits of plan mode and of read-only
+// agents. It returns decided=false when the call is within the limits and
+// the remaining rules should decide.
+func readOnlyLimit(c Context, a Access, class shellclass.Result) (d Decision, decided bool) {
+	limit, why := "plan mode", "Plan mode is on, so nothing but the plan file may change."
+	if c.ReadOnlyAgent {
+		limit, why = "read-only agent", "This agent may only read."
+		if c.AgentType != "" {
+			why = "The " + c.AgentType + " agent may only read."
+		}
+	}
+	deny := func(format string, args ...any) (Decision, bool) {
+		msg := why + " " + fmt.Sprintf(format, args...)
+		if c.Mode == ModePlan && c.PlanFile != "" {
+			msg += " The plan file is " + c.PlanFile + "."
+		}
+		return Decision{Behavior: Deny, Rule: limit, Reason: msg}, true
+	}
+	switch a.Kind {
+	case KindNone, KindRead, KindNetwork:
+		return Decision{}, false
+	case KindExec:
+		if class.ReadOnly {
+			return Decision{}, false
+		}
+		return deny("The command %q may change the system (%s); only read-only commands can run.", a.Command, class.Reason)
+	case KindAgent:
+		if a.AgentReadOnly {
+			return Decision{}, false
+		}
+		return deny("The %s agent type can change files; only read-only agent types (such as Explore and Plan) can be launched.", a.Target)
+	case KindExternal:
+		if a.ReadOnly {
+			return Decision{}, false
+		}
+		return deny("%s is not marked read-only.", a.Tool)
+	case KindWrite:
+		if c.ReadOnlyAgent || c.Mode != ModePlan || c.PlanFile == "" {
+			return deny("%s cannot write files.", a.Tool)
+		}
+		if err := CheckPlanFileWrite(c.PlanFile, a.Paths); err != nil {
+			return deny("%v", err)
+		}
+		return Decision{Behavior: Allow, Rule: "plan file", Reason: "Writing the plan file is allowed in plan mode."}, true
+	}
+	return deny("%s is not allowed.", a.Tool)
+}
+
+// CheckPlanFileWrite returns nil when every path is the plan file itself.
+// Paths are compared after cleaning, making absolute and resolving
+// symlinks, so "..", symlinked directories and links cannot reach another
+// file. The plan file must also be an ordinary file with a single link:
+// were it a symlink or a hard link, writing it would change another file.
+func CheckPlanFileWrite(planFile string, paths []string) error {
+	if len(paths) == 0 {
+		return fmt.Errorf("the call names no file")
+	}
+	plan := Canonical(planFile)
+	for _, p := range paths {
+		if Canonical(p) != plan {
+			return fmt.Errorf("%s is not the plan file", p)
+		}
+	}
+	info, err := os.Lstat(planFile)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot inspect the plan file: %v", err)
+	}
+	if info.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("the plan file %s is a symbolic link, so writing it would change another file; remove the link first", planFile)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("the plan file %s is not a regular file", planFile)
+	}
+	if n := linkCount(info); n > 1 {
+		return fmt.Errorf("the plan file %s has %d hard links, so writing it would change another file", planFile, n)
+	}
+	return nil
+}

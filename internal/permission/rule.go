@@ -1,0 +1,272 @@
+package permission
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ponder-agent/ponder/internal/permission/shellclass"
+)
+
+// Rule is one permission rule: a tool, optionally narrowed by a specifier,
+// e.g. "Bash(git diff:*)", "Edit(src/**)", "Read(~/.ssh/**)", "WebFetch".
+//
+// Rules for Read cover every reading tool (Read, Glob, Grep, LS) and rules
+// for Edit or Write cover every writing tool, because what matters is the
+// file, not the tool that touches it.
+type Rule struct {
+	Tool      string
+	Specifier string
+	// Text is the rule as written.
+	Text string
+}
+
+// ParseRule parses the text of one rule.
+func ParseRule(text string) (Rule, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return Rule{}, fmt.Errorf("empty permission rule")
+	}
+	open := strings.IndexByte(s, '(')
+	if open < 0 {
+		if strings.ContainsAny(s, ") ") {
+			return Rule{}, fmt.Errorf("permission rule %q: a tool name has no spaces or parentheses", text)
+		}
+		return Rule{Tool: s, Text: s}, nil
+	}
+	if !strings.HasSuffix(s, ")") || open == 0 {
+		return Rule{}, fmt.Errorf("permission rule %q: want Tool or Tool(specifier)", text)
+	}
+	spec := strings.TrimSpace(s[open+1 : len(s)-1])
+	if spec == "" {
+		return Rule{}, fmt.Errorf("permission rule %q: the specifier in parentheses is empty", text)
+	}
+	return Rule{Tool: strings.TrimSpace(s[:open]), Specifier: spec, Text: s}, nil
+}
+
+// ParseRules parses a list of rules; the error names the first bad one.
+func ParseRules(texts []string) ([]Rule, error) {
+	out := make([]Rule, 0, len(texts))
+	for _, t := range texts {
+		for _, part := range splitRuleList(t) {
+			r, err := ParseRule(part)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// splitRuleList splits "Read,Bash(git diff:*),Edit(a,b)" on the commas that
+// are not inside parentheses, as --allowedTools takes them.
+func splitRuleList(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				if part := strings.TrimSpace(s[start:i]); part != "" {
+					out = append(out, part)
+				}
+				start = i + 1
+			}
+		}
+	}
+	if part := strings.TrimSpace(s[start:]); part != "" {
+		out = append(out, part)
+	}
+	return out
+}
+
+// ruleKind is the access kind a rule's tool name stands for, or -1 when
+// the rule names one tool exactly.
+func ruleKind(tool string) Kind {
+	switch tool {
+	case "Read", "Glob", "Grep", "LS":
+		return KindRead
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		return KindWrite
+	case "Bash":
+		return KindExec
+	case "WebFetch":
+		return KindNetwork
+	case "Task":
+		return KindAgent
+	}
+	return -1
+}
+
+// matcher decides whether rules match an access.
+type matcher struct {
+	root string
+	home string
+}
+
+// items are the parts of an access that rules match one by one: its
+// paths (as given and canonical), or the simple commands of its shell line.
+type items struct {
+	paths []string
+	cmds  []shellclass.Command
+}
+
+// list returns the strings rules compare with, and whether the access is
+// matched part by part at all.
+func (it items) list(a Access) ([]string, bool) {
+	switch a.Kind {
+	case KindRead, KindWrite:
+		return it.paths, true
+	case KindExec:
+		if len(it.cmds) == 0 {
+			return []string{strings.TrimSpace(a.Command)}, true
+		}
+		out := make([]string, len(it.cmds))
+		for i, c := range it.cmds {
+			out[i] = c.String()
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// applies reports whether rule r is about the tool or kind of access a.
+func applies(r Rule, a Access) bool {
+	if r.Tool == a.Tool {
+		return true
+	}
+	k := ruleKind(r.Tool)
+	return k >= 0 && k == a.Kind
+}
+
+// matchItem reports whether r's specifier matches one part of a.
+func (m matcher) matchItem(r Rule, a Access, item string) bool {
+	switch a.Kind {
+	case KindRead, KindWrite:
+		return m.pathMatches(r.Specifier, item)
+	case KindExec:
+		return commandMatches(r.Specifier, item)
+	}
+	return false
+}
+
+// matchWhole reports whether r's specifier matches an access that has no
+// parts (a URL, an agent type, another tool's target).
+func (m matcher) matchWhole(r Rule, a Access) bool {
+	if a.Kind == KindNetwork {
+		return networkMatches(r.Specifier, a.Target)
+	}
+	return r.Specifier == a.Target
+}
+
+// anyCovers returns the first rule that applies to some part of a (one of
+// its paths, one simple command of its shell line). Deny and ask rules
+// need no more.
+func (m matcher) anyCovers(rules []Rule, a Access, it items) (Rule, bool) {
+	parts, split := it.list(a)
+	for _, r := range rules {
+		if !applies(r, a) {
+			continue
+		}
+		if r.Specifier == "" {
+			return r, true
+		}
+		if !split {
+			if m.matchWhole(r, a) {
+				return r, true
+			}
+			continue
+		}
+		for _, p := range parts {
+			if m.matchItem(r, a, p) {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// allCovered reports whether the rules together cover every part of a,
+// and names one of them. Allow rules need this, so that "Bash(git diff:*)"
+// never lets "git diff && rm -rf ." through.
+func (m matcher) allCovered(rules []Rule, a Access, it items) (Rule, bool) {
+	parts, split := it.list(a)
+	if !split || len(parts) == 0 {
+		return m.anyCovers(rules, a, it)
+	}
+	var first Rule
+	for i, p := range parts {
+		found := false
+		for _, r := range rules {
+			if applies(r, a) && (r.Specifier == "" || m.matchItem(r, a, p)) {
+				if i == 0 {
+					first = r
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			return Rule{}, false
+		}
+	}
+	return first, true
+}
+
+// pathMatches matches a path pattern: "~/" is the home directory, an
+// absolute pattern is taken as is, anything else is relative to the
+// project root. A pattern naming a directory covers what is inside it.
+func (m matcher) pathMatches(pattern, path string) bool {
+	switch {
+	case strings.HasPrefix(pattern, "~/"):
+		pattern = filepath.Join(m.home, pattern[2:])
+	case filepath.IsAbs(pattern):
+	default:
+		pattern = filepath.Join(m.root, pattern)
+	}
+	pattern = filepath.ToSlash(pattern)
+	path = filepath.ToSlash(path)
+	if ok, _ := doublestar.Match(pattern, path); ok {
+		return true
+	}
+	ok, _ := doublestar.Match(strings.TrimSuffix(pattern, "/")+"/**", path)
+	return ok && !strings.ContainsAny(pattern, "*?[{")
+}
+
+// commandMatches matches a Bash specifier against one simple command:
+// "git diff:*" and "git diff *" are prefixes that end at a word boundary,
+// anything else must equal the command.
+func commandMatches(spec, cmd string) bool {
+	prefix, isPrefix := strings.CutSuffix(spec, ":*")
+	if !isPrefix {
+		prefix, isPrefix = strings.CutSuffix(spec, " *")
+	}
+	if !isPrefix {
+		return cmd == spec
+	}
+	prefix = strings.TrimSpace(prefix)
+	return cmd == prefix || strings.HasPrefix(cmd, prefix+" ")
+}
+
+// networkMatches matches "domain:example.com" (and its subdomains) or a
+// URL prefix.
+func networkMatches(spec, target string) bool {
+	if d, ok := strings.CutPrefix(spec, "domain:"); ok {
+		u, err := url.Parse(target)
+		if err != nil {
+			return false
+		}
+		host := strings.ToLower(u.Hostname())
+		d = strings.ToLower(d)
+		return host == d || strings.HasSuffix(host, "."+d)
+	}
+	return strings.HasPrefix(target, spec)
+}

@@ -1,0 +1,141 @@
+package planmode
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ponder-agent/ponder/internal/atomicfile"
+	"github.com/ponder-agent/ponder/internal/permission"
+)
+
+// PlansDir is the directory plan files go to, created on demand: the
+// plansDirectory setting when it stays inside the project, else
+// <config>/plans. The path is canonical (symlinks resolved), so plan-file
+// paths compare reliably.
+func (s *Session) PlansDir() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.plansDirLocked()
+}
+
+func (s *Session) plansDirLocked() string {
+	if s.plansDir != "" {
+		return s.plansDir
+	}
+	dir := filepath.Join(s.cfg.ConfigDir, "plans")
+	if custom := s.cfg.PlansDirectory; custom != "" {
+		if inside, resolved := insideProject(s.cfg.ProjectDir, custom); inside {
+			dir = resolved
+		} else {
+			s.cfg.Logf("plansDirectory %q is outside the project root %s; using %s instead", custom, s.cfg.ProjectDir, dir)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		s.cfg.Logf("cannot create the plans directory %s: %v", dir, err)
+	}
+	s.plansDir = permission.Canonical(dir)
+	return s.plansDir
+}
+
+// insideProject resolves a plansDirectory setting against the project root
+// and reports whether it stays inside it once symlinks are resolved.
+func insideProject(root, setting string) (bool, string) {
+	p := setting
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	canonRoot := permission.Canonical(root)
+	canon := permission.Canonical(p)
+	rel, err := filepath.Rel(canonRoot, canon)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false, ""
+	}
+	return true, canon
+}
+
+// Slug names this session's plan file. It is made on first use and kept
+// for the whole session (and across resume, through the transcript).
+func (s *Session) Slug() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.slugLocked()
+}
+
+func (s *Session) slugLocked() string {
+	if s.st.Slug != "" {
+		return s.st.Slug
+	}
+	dir := s.plansDirLocked()
+	if s.cfg.FileNaming == "session-timestamp" {
+		s.st.Slug = s.id + "_" + s.cfg.Now().Format("20060102_150405")
+	} else {
+		s.st.Slug = uniqueSlug(dir, s.hint, s.cfg.Intn)
+	}
+	s.changed()
+	return s.st.Slug
+}
+
+// SetSlug sets the plan file name, for a resumed or forked session.
+func (s *Session) SetSlug(slug string) {
+	s.mu.Lock()
+	s.st.Slug = slug
+	s.changed()
+	s.mu.Unlock()
+}
+
+// SetTaskHint gives the task's description so that the plan file's name,
+// if not made yet, starts with a few words of it.
+func (s *Session) SetTaskHint(task string) {
+	s.mu.Lock()
+	if s.st.Slug == "" && s.hint == "" {
+		s.hint = task
+	}
+	s.mu.Unlock()
+}
+
+// PlanFile is the path of the plan file of the main conversation (agentID
+// "") or of a subagent.
+func (s *Session) PlanFile(agentID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.planFileLocked(agentID)
+}
+
+func (s *Session) planFileLocked(agentID string) string {
+	name := s.slugLocked()
+	if agentID != "" {
+		name += "-agent-" + agentID
+	}
+	return filepath.Join(s.plansDirLocked(), name+".md")
+}
+
+// ReadPlan returns the plan and whether there is one. A missing file is
+// no plan; so is a file that cannot be read, which is also logged.
+func (s *Session) ReadPlan(agentID string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readPlanLocked(agentID)
+}
+
+func (s *Session) readPlanLocked(agentID string) (string, bool) {
+	path := s.planFileLocked(agentID)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	if err != nil {
+		s.cfg.Logf("cannot read the plan file %s: %v", path, err)
+		return "", false
+	}
+	return string(data), true
+}
+
+// WritePlan replaces the plan file atomically (an edited plan coming back
+// from an approval, or a plan restored on resume).
+func (s *Session) WritePlan(agentID, content string) error {
+	return atomicfile.Write(s.PlanFile(agentID), []byte(content), 0o644)
+}

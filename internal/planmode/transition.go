@@ -1,0 +1,93 @@
+package planmode
+
+import (
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/permission"
+)
+
+// Via names the path a mode change came through.
+type Via string
+
+// The paths a mode change can take. Every one of them ends in SetMode.
+const (
+	ViaTool     Via = "tool"     // EnterPlanMode
+	ViaApproval Via = "approval" // an approved plan
+	ViaFlag     Via = "flag"     // --permission-mode at start
+	ViaControl  Via = "control"  // stream-json set_permission_mode
+	ViaTUI      Via = "tui"      // Shift+Tab
+	ViaSlash    Via = "slash"    // /plan
+	ViaSDK      Via = "sdk"      // the Go SDK
+	ViaResume   Via = "resume"   // --approve-plan on resume
+)
+
+// Change describes a mode change that happened.
+type Change struct {
+	From, To permission.Mode
+	Via      Via
+}
+
+// Changed reports whether the mode actually changed.
+func (c Change) Changed() bool { return c.From != c.To }
+
+// SetMode is the one transition function: every mode change, whatever
+// path it takes, passes through it. Entering plan mode remembers the mode
+// it came from and schedules the plan-mode reminder; leaving it clears
+// that memory and schedules the exit reminder. It emits ModeChanged and,
+// on entry, PlanModeEntered with the plan file's path.
+func (s *Session) SetMode(to permission.Mode, via Via) Change {
+	s.mu.Lock()
+	ch, events := s.setModeLocked(to, via)
+	emit := s.emit
+	s.mu.Unlock()
+	for _, e := range events {
+		emit(e)
+	}
+	return ch
+}
+
+func (s *Session) setModeLocked(to permission.Mode, via Via) (Change, []event.Event) {
+	from := s.st.Mode
+	ch := Change{From: from, To: to, Via: via}
+	if from == to {
+		return ch, nil
+	}
+	switch {
+	case to == permission.ModePlan:
+		s.st.PrePlanMode = from
+		s.st.NeedsExitReminder = false
+		s.st.Reminders = Tracker{}
+		s.st.Phase = PhaseExplore
+	case from == permission.ModePlan:
+		s.st.PrePlanMode = ""
+		s.st.NeedsExitReminder = true
+		s.st.HasExitedPlanMode = true
+		s.st.Reminders = Tracker{}
+		s.st.Phase = ""
+	}
+	s.st.Mode = to
+	s.changed()
+	events := []event.Event{event.ModeChanged{From: string(from), To: string(to), Via: string(via)}}
+	if to == permission.ModePlan {
+		path := s.planFileLocked("")
+		_, exists := s.readPlanLocked("")
+		events = append(events, event.PlanModeEntered{PlanFile: path, PlanExists: exists, Via: string(via)})
+	}
+	return ch, events
+}
+
+// NextMode is the mode Shift+Tab moves to from the current one: default,
+// acceptEdits, plan, then bypassPermissions when it was allowed at start,
+// and round again.
+func (s *Session) NextMode() permission.Mode {
+	cycle := []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModePlan}
+	if s.cfg.BypassAllowed {
+		cycle = append(cycle, permission.ModeBypass)
+	}
+	cur := s.Mode()
+	for i, m := range cycle {
+		if m == cur {
+			return cycle[(i+1)%len(cycle)]
+		}
+	}
+	return permission.ModeDefault
+}

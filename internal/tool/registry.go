@@ -1,0 +1,69 @@
+package tool
+
+import (
+	"sort"
+
+	"github.com/ponder-agent/ponder/internal/llm"
+)
+
+// Registry is the set of tools one agent may be offered.
+type Registry struct {
+	tools  []Tool
+	byName map[string]Tool
+}
+
+// NewRegistry returns a registry of the given tools, in that order. A later
+// tool replaces an earlier one of the same name.
+func NewRegistry(tools ...Tool) *Registry {
+	r := &Registry{byName: map[string]Tool{}}
+	for _, t := range tools {
+		r.Add(t)
+	}
+	return r
+}
+
+// Add puts t into the registry, replacing a tool of the same name.
+func (r *Registry) Add(t Tool) {
+	if _, dup := r.byName[t.Name()]; dup {
+		for i, old := range r.tools {
+			if old.Name() == t.Name() {
+				r.tools[i] = t
+			}
+		}
+	} else {
+		r.tools = append(r.tools, t)
+	}
+	r.byName[t.Name()] = t
+}
+
+// Get finds a tool by name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	t, ok := r.byName[name]
+	return t, ok
+}
+
+// All returns the tools in registration order.
+func (r *Registry) All() []Tool { return append([]Tool(nil), r.tools...) }
+
+// Names returns the tool names, sorted.
+func (r *Registry) Names() []string {
+	out := make([]string, 0, len(r.tools))
+	for _, t := range r.tools {
+		out = append(out, t.Name())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Specs returns the specifications of the tools keep accepts (all when
+// keep is nil), in registration order.
+func (r *Registry) Specs(keep func(Tool) bool) []llm.ToolSpec {
+	out := make([]llm.ToolSpec, 0, len(r.tools))
+	for _, t := range r.tools {
+		if keep != nil && !keep(t) {
+			continue
+		}
+		out = append(out, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()})
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package sessiontool
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+//go:embed enter.md
+var enterDescription string
+
+// EnterPlanMode lets the model ask to switch to plan mode.
+type EnterPlanMode struct {
+	Plan *planmode.Session
+	Ask  permission.Asker
+}
+
+// Name is "EnterPlanMode".
+func (EnterPlanMode) Name() string { return "EnterPlanMode" }
+
+// Description tells the model when planning first pays off.
+func (EnterPlanMode) Description() string { return enterDescription }
+
+// Schema accepts only an empty object.
+func (EnterPlanMode) Schema() json.RawMessage { return emptySchema }
+
+// ConcurrencySafe is true: it only changes the session's mode.
+func (EnterPlanMode) ConcurrencySafe() bool { return true }
+
+// Prepare rejects any input field.
+func (t EnterPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
+	if _, err := tool.Decode[struct{}](input); err != nil {
+		return nil, err
+	}
+	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env) }}, nil
+}
+
+func (t EnterPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
+	if env.AgentID != "" {
+		return tool.Errorf("%s", planmode.EnterInSubagentResult)
+	}
+	if t.Plan.Mode() == permission.ModePlan {
+		return tool.Result{Content: t.Plan.AlreadyInPlanMode()}
+	}
+	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskEnterPlan, AgentID: env.AgentID})
+	if err != nil {
+		return tool.Errorf("Nobody confirmed the switch to plan mode, so the mode did not change. Continue in the current mode.")
+	}
+	if !ans.Allow {
+		return tool.Result{Content: planmode.EnterDeclinedResult(ans.Message), Summary: "declined"}
+	}
+	t.Plan.SetMode(permission.ModePlan, planmode.ViaTool)
+	return tool.Result{Content: t.Plan.EnteredResult(), Summary: "plan mode on"}
+}

@@ -1,0 +1,93 @@
+package sessiontool
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+//go:embed exit.md
+var exitDescription string
+
+// ExitPlanMode presents the plan file for approval and, once approved,
+// leaves plan mode.
+type ExitPlanMode struct {
+	Plan *planmode.Session
+	Ask  permission.Asker
+}
+
+// Name is "ExitPlanMode".
+func (ExitPlanMode) Name() string { return "ExitPlanMode" }
+
+// Description explains that the plan comes from the plan file.
+func (ExitPlanMode) Description() string { return exitDescription }
+
+// Schema accepts only an empty object.
+func (ExitPlanMode) Schema() json.RawMessage { return emptySchema }
+
+// ConcurrencySafe is false: approval changes the mode other calls run in.
+func (ExitPlanMode) ConcurrencySafe() bool { return false }
+
+// Prepare rejects any input field.
+func (t ExitPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
+	if _, err := tool.Decode[struct{}](input); err != nil {
+		return nil, err
+	}
+	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env) }}, nil
+}
+
+func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
+	if env.AgentID != "" {
+		return tool.Result{Content: planmode.SubagentExitResult, Summary: "done"}
+	}
+	if t.Plan.Mode() != permission.ModePlan {
+		return tool.Errorf("%s", planmode.NotInPlanModeResult)
+	}
+	path := t.Plan.PlanFile("")
+	plan, ok := t.Plan.ReadPlan("")
+	if !ok || strings.TrimSpace(plan) == "" {
+		return tool.Errorf("%s", planmode.NoPlanResult(path))
+	}
+	t.Plan.RequestExit("", plan)
+	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, Plan: plan, PlanFile: path, Options: t.Plan.Options()})
+	switch {
+	case errors.Is(err, planmode.ErrApprovalPending):
+		return tool.Result{Content: planmode.PendingResult, Stop: tool.StopPending, Summary: "awaiting approval",
+			Data: planmode.PendingExit{Plan: plan, PlanFile: path}}
+	case err != nil:
+		_ = t.Plan.Reject("", nil, true)
+		return tool.Result{Content: planmode.InterruptedResult, IsError: true, Summary: "not approved"}
+	}
+	return Answer(t.Plan, ans)
+}
+
+// Answer applies an answer to a plan approval and returns the result the
+// model gets. The headless resume path uses it too, so an approval given
+// later has exactly the effect of one given at once.
+func Answer(plan *planmode.Session, ans permission.Answer) tool.Result {
+	option := ans.Option
+	if option == "" && ans.Feedback != "" {
+		option = planmode.OptionReject
+	}
+	if option == planmode.OptionReject {
+		if err := plan.Reject(ans.Feedback, ans.EditedPlan, false); err != nil {
+			return tool.Errorf("The plan was not approved, and saving the edited plan failed: %v", err)
+		}
+		return tool.Result{Content: planmode.RejectedResult(ans.Feedback, ans.EditedPlan != nil), IsError: true, Summary: "rejected"}
+	}
+	a, err := plan.Approve(option, ans.EditedPlan)
+	if err != nil {
+		_ = plan.Reject(err.Error(), nil, false)
+		return tool.Errorf("The plan was not approved: %v. Plan mode is still on.", err)
+	}
+	if a.ClearContext {
+		return tool.Result{Content: planmode.ClearedResult, Stop: tool.StopClearContext, Summary: "approved", Data: a}
+	}
+	return tool.Result{Content: planmode.ApprovedResult(a), Summary: "approved (" + string(a.Mode) + ")", Data: a}
+}

@@ -1,0 +1,101 @@
+// Package tool defines what a tool is to ponder: a name, a description and
+// an input schema for the model, and a Prepare step that parses the input
+// and declares what the call would touch before anything runs. The agent
+// loop hands that declaration to the permission engine and runs the call
+// only when the engine allows it.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+)
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	// Name is the name the model calls the tool by.
+	Name() string
+	// Description tells the model what the tool does and when to use it.
+	Description() string
+	// Schema is the JSON schema of the tool's input.
+	Schema() json.RawMessage
+	// ConcurrencySafe says that calls of this tool may run at the same
+	// time as other concurrency-safe calls.
+	ConcurrencySafe() bool
+	// Prepare parses and validates input. A returned error goes back to
+	// the model as the call's result, and nothing runs.
+	Prepare(env *Env, input json.RawMessage) (Call, error)
+}
+
+// Call is a prepared tool call.
+type Call interface {
+	// Access declares what the call would read, write or run.
+	Access() permission.Access
+	// Run performs the call. It must return promptly once ctx is done.
+	Run(ctx context.Context) Result
+}
+
+// Result is what a call gives back to the model.
+type Result struct {
+	// Content is the text the model receives.
+	Content string
+	// IsError marks a failure the model should act on.
+	IsError bool
+	// Summary is a short line for front ends ("Read 120 lines").
+	Summary string
+	// Data carries structured details for front ends (a todo list, a
+	// diff); it is never sent to the model.
+	Data any
+	// Stop asks the agent loop to end the turn once the current calls
+	// are done.
+	Stop Stop
+}
+
+// Stop is a reason for the agent loop to end a turn early.
+type Stop int
+
+// The reasons a tool can end a turn.
+const (
+	// StopNone lets the turn go on.
+	StopNone Stop = iota
+	// StopPending ends the turn with the call's result still to come: a
+	// plan waits for an approval nobody can give now. The loop records
+	// the pending call instead of sending results to the model.
+	StopPending
+	// StopClearContext ends the turn because the approved plan is to be
+	// carried out in a fresh conversation.
+	StopClearContext
+)
+
+// Errorf returns an error result.
+func Errorf(format string, args ...any) Result {
+	return Result{Content: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// Env is what every call of a session shares.
+type Env struct {
+	// Dir is the project directory, absolute; relative paths resolve
+	// against it and commands run in it.
+	Dir string
+	// AgentID is empty for the main conversation and names the subagent
+	// otherwise.
+	AgentID string
+	// Files remembers which files were read, so that writes to existing
+	// files can insist on a read first.
+	Files *FileTracker
+}
+
+// Abs resolves a path the model gave against the project directory and
+// cleans it. It does not resolve symlinks; the permission engine does.
+func (e *Env) Abs(p string) string {
+	if p == "" {
+		return e.Dir
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.Dir, p)
+	}
+	return filepath.Clean(p)
+}
