@@ -114,6 +114,9 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	if !ok || !a.offered(t, mode) {
 		return tool.Errorf("There is no tool named %q. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
 	}
+	if use.InvalidInput != "" {
+		return tool.Errorf("Invalid input for %s: the input is not valid JSON: %s", use.Name, excerpt(use.InvalidInput, 200))
+	}
 	call, err := t.Prepare(a.cfg.Env, use.Input)
 	if err != nil {
 		return tool.Errorf("Invalid input for %s: %v", use.Name, err)
@@ -206,4 +209,12 @@ func (a *Agent) snapshotPlan() {
 		_ = a.log(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
 			Slug: a.cfg.Plan.Slug(), Path: a.cfg.Plan.PlanFile(""), Content: content}})
 	}
+}
+
+// excerpt shortens s for an error message.
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

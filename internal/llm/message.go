@@ -40,16 +40,36 @@ type Block struct {
 	// as something the user typed.
 	Reminder string `json:"reminder,omitempty"`
 
-	// ID, Name and Input describe a tool_use block. Input is the raw JSON
-	// the model produced; it may be malformed.
-	ID    string          `json:"id,omitempty"`
-	Name  string          `json:"name,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
+	// ID, Name and Input describe a tool_use block. Input is always valid
+	// JSON; when the model produced malformed input, Input is {} and
+	// InvalidInput holds what the model sent, so the tool call can fail
+	// with a message that says so.
+	ID           string          `json:"id,omitempty"`
+	Name         string          `json:"name,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	InvalidInput string          `json:"invalid_input,omitempty"`
 
 	// ToolUseID, Content and IsError describe a tool_result block.
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+}
+
+// ToolUseBlock returns a tool_use block for input as the model produced
+// it, keeping malformed input aside (see Block.InvalidInput).
+func ToolUseBlock(id, name, input string) Block {
+	b := Block{Type: BlockToolUse, ID: id, Name: name}
+	raw := []byte(input)
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	if json.Valid(raw) {
+		b.Input = json.RawMessage(raw)
+	} else {
+		b.Input = json.RawMessage("{}")
+		b.InvalidInput = input
+	}
+	return b
 }
 
 // TextBlock returns a text block.

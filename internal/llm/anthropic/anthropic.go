@@ -4,7 +4,6 @@ package anthropic
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
@@ -195,11 +194,7 @@ func (a *accumulator) add(ev sdk.MessageStreamEventUnion) (llm.Event, bool) {
 
 func (a *accumulator) response() llm.Response {
 	for i, b := range a.partial {
-		raw := strings.TrimSpace(b.String())
-		if raw == "" {
-			raw = "{}"
-		}
-		a.blocks[i].Input = json.RawMessage(raw)
+		a.blocks[i] = llm.ToolUseBlock(a.blocks[i].ID, a.blocks[i].Name, strings.TrimSpace(b.String()))
 	}
 	return llm.Response{
 		Message:    llm.Message{Role: llm.RoleAssistant, Content: a.blocks},

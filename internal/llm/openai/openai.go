@@ -5,7 +5,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
@@ -191,11 +190,7 @@ func (a *accumulator) response() llm.Response {
 	sort.Slice(idx, func(i, j int) bool { return idx[i] < idx[j] })
 	for _, i := range idx {
 		c := a.calls[i]
-		args := strings.TrimSpace(c.args.String())
-		if args == "" {
-			args = "{}"
-		}
-		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockToolUse, ID: c.id, Name: c.name, Input: json.RawMessage(args)})
+		msg.Content = append(msg.Content, llm.ToolUseBlock(c.id, c.name, strings.TrimSpace(c.args.String())))
 	}
 	stop := "end_turn"
 	switch a.finish {
