@@ -1,0 +1,242 @@
+package shellclass
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// setsVar checks an argument that a builtin uses as a variable name and
+// notes that the variable gets a value the line cannot vouch for. Bash
+// evaluates an array subscript in such a name, so only plain names pass.
+func (w *walker) setsVar(prog string, a arg) string {
+	if !a.lit || !validName(a.text) {
+		return fmt.Sprintf("%q is given %s as a variable name, which is not a plain name", prog, a.text)
+	}
+	if reason := sensitiveVar(a.text, w.zsh); reason != "" {
+		return reason
+	}
+	w.setVar(a.text, false)
+	return ""
+}
+
+// printfCmd allows printf; -v stores the output in a variable.
+func printfCmd(w *walker, prog string, args []arg) string {
+	if len(args) == 0 || !args[0].lit || !strings.HasPrefix(args[0].text, "-v") {
+		return ""
+	}
+	if name := args[0].text[2:]; name != "" {
+		return w.setsVar(prog, litArg(name))
+	}
+	if len(args) < 2 {
+		return ""
+	}
+	return w.setsVar(prog, args[1])
+}
+
+// testCmd allows test and [. Their -v and -R operators evaluate an array
+// subscript in the operand, so an operand that could carry one must not
+// follow a word that could be -v or -R.
+func testCmd(_ *walker, prog string, args []arg) string {
+	for i := 0; i+1 < len(args); i++ {
+		a, b := args[i], args[i+1]
+		mayBeVarTest := !a.lit || a.text == "-v" || a.text == "-R"
+		maySubscript := !b.lit || strings.ContainsRune(b.text, '[')
+		if mayBeVarTest && maySubscript {
+			return fmt.Sprintf("%q may test the variable %s, whose subscript bash would evaluate", prog, b.text)
+		}
+	}
+	return ""
+}
+
+var readSpec = optSpec{flags: "ersE", values: "adinNptu", stop: true}
+
+// readCmd allows read; the variables it sets hold input.
+func readCmd(w *walker, prog string, args []arg) string {
+	p, reason := readSpec.parse(prog, args)
+	if reason != "" {
+		return reason
+	}
+	names := p.rest
+	names = append(names, p.vals("a")...)
+	if len(p.rest) == 0 && !p.has("a") {
+		w.setVar("REPLY", false)
+	}
+	for _, n := range names {
+		if reason := w.setsVar(prog, n); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+var mapfileSpec = optSpec{flags: "t", values: "dnOsucC", stop: true}
+
+// mapfileCmd allows mapfile and readarray without a callback.
+func mapfileCmd(w *walker, prog string, args []arg) string {
+	p, reason := mapfileSpec.parse(prog, args)
+	if reason != "" {
+		return reason
+	}
+	if p.has("C") {
+		return fmt.Sprintf("%q -C runs a command for the lines it reads", prog)
+	}
+	if len(p.rest) == 0 {
+		w.setVar("MAPFILE", false)
+		return ""
+	}
+	for _, n := range p.rest {
+		if reason := w.setsVar(prog, n); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// unsetCmd allows unset with plain names. A name it unsets may have been a
+// function, so the line no longer counts on that function.
+func unsetCmd(w *walker, prog string, args []arg) string {
+	for _, a := range args {
+		if a.lit && (a.text == "-f" || a.text == "-v" || a.text == "-n" || a.text == "--") {
+			continue
+		}
+		if !a.lit || !validName(a.text) {
+			return fmt.Sprintf("%q is given %s, which is not a plain variable name", prog, a.text)
+		}
+		delete(w.funcs, a.text)
+	}
+	return ""
+}
+
+// setCmd allows set except -k (keyword), which lets later commands take
+// variable assignments from anywhere in their arguments.
+func setCmd(_ *walker, prog string, args []arg) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.lit {
+			if !a.dashSafe {
+				return fmt.Sprintf("%q is given %s, which could turn out to be any option", prog, a.text)
+			}
+			return "" // the rest are positional parameters
+		}
+		t := a.text
+		if t == "" || t == "--" || t == "-" || (t[0] != '-' && t[0] != '+') {
+			return ""
+		}
+		letters := t[1:]
+		if strings.ContainsRune(letters, 'k') {
+			return fmt.Sprintf("%q %s lets later commands take assignments from their arguments", prog, t)
+		}
+		if strings.ContainsRune(letters, 'o') && i+1 < len(args) {
+			i++
+			if o := args[i]; !o.lit || o.text == "keyword" {
+				return fmt.Sprintf("%q -o %s is not checked", prog, o.text)
+			}
+		}
+	}
+	return ""
+}
+
+// hashCmd allows hash to list or forget, not -p, which sets the program a
+// name runs.
+func hashCmd(_ *walker, prog string, args []arg) string {
+	for _, a := range args {
+		if !a.lit {
+			return fmt.Sprintf("%q is given %s, which could turn out to be any option", prog, a.text)
+		}
+		if c := shortCluster(a); strings.ContainsRune(c, 'p') {
+			return fmt.Sprintf("%q -p sets the program a command name runs", prog)
+		}
+	}
+	return ""
+}
+
+// historyCmd allows history to list entries only; its options can write
+// or read the history file.
+func historyCmd(_ *walker, prog string, args []arg) string {
+	if len(args) == 0 || len(args) == 1 && args[0].lit && numericText(args[0].text) && args[0].text != "" {
+		return ""
+	}
+	return fmt.Sprintf("%q with options can write or read the history file", prog)
+}
+
+// evalCmd checks the code eval runs when it is given as plain words.
+func evalCmd(w *walker, prog string, args []arg) string {
+	words := make([]string, len(args))
+	for i, a := range args {
+		if !a.lit {
+			return fmt.Sprintf("%q runs %s, which is only known at run time", prog, a.text)
+		}
+		words[i] = a.text
+	}
+	code := strings.Join(words, " ")
+	if strings.TrimSpace(code) == "" {
+		return ""
+	}
+	w.source(code, syntax.LangBash, prog, false)
+	return ""
+}
+
+// sourceCmd refuses source and ".": the file could contain anything.
+func sourceCmd(_ *walker, prog string, _ []arg) string {
+	return fmt.Sprintf("%q runs commands from a file", prog)
+}
+
+// commandCmd handles command: -v and -V only look names up; otherwise it
+// runs the command, bypassing functions.
+func commandCmd(w *walker, prog string, args []arg) string {
+	i := 0
+	lookup := false
+loop:
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.lit:
+			if !a.dashSafe {
+				return fmt.Sprintf("%q is given %s, which could turn out to be any option", prog, a.text)
+			}
+			break loop
+		case a.text == "--":
+			i++
+			break loop
+		case !a.isOpt():
+			break loop
+		}
+		for _, c := range a.text[1:] {
+			switch c {
+			case 'p':
+			case 'v', 'V':
+				lookup = true
+			default:
+				return fmt.Sprintf("%q option -%c is not known to be safe", prog, c)
+			}
+		}
+	}
+	if lookup || i == len(args) {
+		return ""
+	}
+	w.run(args[i:], nil)
+	return ""
+}
+
+// builtinCmd checks the builtin that builtin runs.
+func builtinCmd(w *walker, _ string, args []arg) string {
+	if len(args) > 0 && args[0].is("--") {
+		args = args[1:]
+	}
+	w.run(args, nil)
+	return ""
+}
+
+var execSpec = optSpec{flags: "cl", values: "a", stop: true}
+
+// execCmd checks the program exec replaces the shell with.
+func execCmd(w *walker, prog string, args []arg) string {
+	p, reason := execSpec.parse(prog, args)
+	if reason != "" {
+		return reason
+	}
+	w.run(p.rest, nil)
+	return ""
+}

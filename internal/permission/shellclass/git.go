@@ -1,0 +1,311 @@
+package shellclass
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// gitFlags are git's global options without a value that are allowed
+// before the subcommand.
+var gitFlags = map[string]bool{
+	"--no-pager": true, "-P": true, "-p": true, "--paginate": true,
+	"--no-optional-locks": true, "--literal-pathspecs": true,
+	"--glob-pathspecs": true, "--noglob-pathspecs": true,
+	"--icase-pathspecs": true, "--no-replace-objects": true,
+	"--no-lazy-fetch": true, "--no-advice": true,
+}
+
+// gitInfo are global options that print something and exit.
+var gitInfo = map[string]bool{
+	"--version": true, "--help": true, "--html-path": true, "--man-path": true,
+	"--info-path": true, "--exec-path": true,
+}
+
+// gitCmd checks git: global options, then a read-only subcommand with
+// arguments that keep it read-only.
+func gitCmd(_ *walker, prog string, args []arg) string {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.lit {
+			return fmt.Sprintf("%q is given %s before its subcommand, which cannot be checked", prog, a.text)
+		}
+		t := a.text
+		switch {
+		case t == "-C":
+			i++ // the directory
+		case gitFlags[t]:
+		case gitInfo[t]:
+			return ""
+		case t == "-c" || strings.HasPrefix(t, "--config-env"):
+			return fmt.Sprintf("%q %s sets configuration, which can make git run programs", prog, t)
+		case strings.HasPrefix(t, "-"):
+			return fmt.Sprintf("%q option %s is not checked", prog, t)
+		default:
+			return gitSubcommand(t, args[i+1:])
+		}
+	}
+	return ""
+}
+
+// gitPlain are subcommands that only read, with the long options (and
+// abbreviations of them) and short option letters that would not.
+var gitPlain = map[string]struct {
+	long  []string
+	short string
+}{
+	"status": {}, "blame": {}, "annotate": {}, "rev-parse": {}, "rev-list": {},
+	"ls-files": {}, "ls-tree": {}, "cat-file": {}, "describe": {},
+	"merge-base": {}, "name-rev": {}, "for-each-ref": {}, "count-objects": {},
+	"check-ignore": {}, "check-attr": {}, "show-ref": {}, "var": {},
+	"cherry": {}, "show-branch": {}, "verify-commit": {}, "verify-tag": {},
+	"version":     {},
+	"diff":        {long: []string{"output"}},
+	"log":         {long: []string{"output"}},
+	"show":        {long: []string{"output"}},
+	"whatchanged": {long: []string{"output"}},
+	"shortlog":    {long: []string{"output"}},
+	"diff-tree":   {long: []string{"output"}},
+	"diff-index":  {long: []string{"output"}},
+	"diff-files":  {long: []string{"output"}},
+	"grep":        {long: []string{"open-files-in-pager", "ext-grep"}, short: "O"},
+	"ls-remote":   {long: []string{"upload-pack"}, short: "u"},
+	"help":        {long: []string{"web"}, short: "w"},
+}
+
+// gitSubcommand checks one git subcommand and its arguments.
+func gitSubcommand(sub string, args []arg) string {
+	if bad, ok := gitPlain[sub]; ok {
+		return gitScan(sub, args, bad.long, bad.short)
+	}
+	switch sub {
+	case "branch":
+		return gitBranch(args)
+	case "tag":
+		return gitTag(args)
+	case "remote":
+		return gitRemote(args)
+	case "config":
+		return gitConfig(args)
+	case "reflog":
+		if len(args) == 0 || args[0].isOpt() {
+			return gitScan(sub, args, []string{"output"}, "")
+		}
+		if args[0].lit && (args[0].text == "show" || args[0].text == "exists" || args[0].text == "list") {
+			return gitScan(sub, args[1:], []string{"output"}, "")
+		}
+	case "stash":
+		if len(args) > 0 && args[0].lit && (args[0].text == "list" || args[0].text == "show") {
+			return gitScan(sub, args[1:], []string{"output"}, "")
+		}
+	case "worktree":
+		if len(args) > 0 && args[0].is("list") {
+			return gitScan(sub, args[1:], nil, "")
+		}
+	case "notes":
+		if len(args) == 0 || args[0].lit && (args[0].text == "list" || args[0].text == "show") {
+			return gitScan(sub, args, nil, "")
+		}
+	case "submodule":
+		if len(args) == 0 || args[0].lit && (args[0].text == "status" || args[0].text == "summary") {
+			return gitScan(sub, args, nil, "")
+		}
+	}
+	return fmt.Sprintf("%q is not a read-only git command", "git "+sub)
+}
+
+// gitScan checks arguments of a read-only subcommand: a word known only at
+// run time must not be able to become an option, and none of the bad long
+// options (or abbreviations, which git accepts) or short letters may
+// appear. After "--" or "--end-of-options" everything is a path or a
+// revision.
+func gitScan(sub string, args []arg, badLong []string, badShort string) string {
+	for _, a := range args {
+		if a.is("--") || a.is("--end-of-options") {
+			return ""
+		}
+		if reason := unsure("git "+sub, a); reason != "" {
+			return reason
+		}
+		if !a.isOpt() {
+			continue
+		}
+		for _, b := range badLong {
+			if longPrefixOf(a.text, b) {
+				return fmt.Sprintf("%q --%s is not read-only", "git "+sub, b)
+			}
+		}
+		if c := shortCluster(a); badShort != "" && strings.ContainsAny(c, badShort) {
+			return fmt.Sprintf("%q %s is not read-only", "git "+sub, a.text)
+		}
+	}
+	return ""
+}
+
+// gitListing parses the arguments of git branch and git tag. Options must
+// be listed; flags are options without a value, values take one (in the
+// same word after "=" or in the next), listing are options that switch to
+// list mode. It returns the operands and whether list mode is on.
+func gitListing(sub string, args []arg, flags, values, listing []string, letters string) ([]arg, bool, string) {
+	var operands []arg
+	list := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.is("--") {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		if !a.isOpt() {
+			if reason := unsure("git "+sub, a); reason != "" {
+				return nil, false, reason
+			}
+			operands = append(operands, a)
+			continue
+		}
+		t := a.text
+		if !strings.HasPrefix(t, "--") {
+			for _, c := range t[1:] {
+				if !strings.ContainsRune(letters, c) {
+					return nil, false, fmt.Sprintf("%q %s is not read-only", "git "+sub, t)
+				}
+				if c == 'l' || c == 'n' {
+					list = true
+				}
+				if c == 'n' {
+					break // -n<lines>
+				}
+			}
+			continue
+		}
+		name, _, hasVal := strings.Cut(t, "=")
+		switch {
+		case slices.Contains(flags, name) && !hasVal:
+		case slices.Contains(values, name):
+			if !hasVal && i+1 < len(args) {
+				i++
+			}
+		default:
+			return nil, false, fmt.Sprintf("%q %s is not read-only", "git "+sub, t)
+		}
+		if slices.Contains(listing, name) {
+			list = true
+		}
+	}
+	return operands, list, ""
+}
+
+var gitListingValues = []string{
+	"--contains", "--no-contains", "--merged", "--no-merged", "--points-at",
+	"--sort", "--format",
+}
+
+// gitBranch allows listing branches; a name outside list mode creates one.
+func gitBranch(args []arg) string {
+	flags := []string{
+		"--all", "--remotes", "--list", "--verbose", "--quiet", "--show-current",
+		"--ignore-case", "--no-color", "--no-column", "--no-abbrev", "--omit-empty",
+		"--color", "--column", "--abbrev",
+	}
+	values := append([]string{"--color", "--column", "--abbrev"}, gitListingValues...)
+	listing := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+	operands, list, reason := gitListing("branch", args, flags, values, listing, "arlvqi")
+	if reason != "" {
+		return reason
+	}
+	if len(operands) > 0 && !list {
+		return `"git branch" with a name creates a branch`
+	}
+	return ""
+}
+
+// gitTag allows listing tags; a name outside list mode creates one.
+func gitTag(args []arg) string {
+	flags := []string{"--list", "--ignore-case", "--no-column", "--omit-empty", "--color", "--column"}
+	values := append([]string{"--color", "--column"}, gitListingValues...)
+	listing := []string{"--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+	operands, list, reason := gitListing("tag", args, flags, values, listing, "lni0123456789")
+	if reason != "" {
+		return reason
+	}
+	if len(operands) > 0 && !list {
+		return `"git tag" with a name creates a tag`
+	}
+	return ""
+}
+
+// gitRemote allows listing remotes and reading their URLs.
+func gitRemote(args []arg) string {
+	i := 0
+	for i < len(args) && (args[i].is("-v") || args[i].is("--verbose")) {
+		i++
+	}
+	if i == len(args) {
+		return ""
+	}
+	if args[i].lit && (args[i].text == "get-url" || args[i].text == "show") {
+		return gitScan("remote", args[i+1:], nil, "")
+	}
+	return fmt.Sprintf("%q changes remotes", "git remote "+args[i].text)
+}
+
+// gitConfigRead are git config options for reading; gitConfigValues take a
+// value.
+var (
+	gitConfigRead = []string{
+		"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color",
+		"--get-colorbool", "-l", "--list",
+	}
+	gitConfigFlags = []string{
+		"--show-origin", "--show-scope", "--name-only", "-z", "--null",
+		"--global", "--system", "--local", "--worktree", "--includes",
+		"--no-includes", "--bool", "--int", "--bool-or-int", "--path",
+		"--expiry-date", "--fixed-value", "--all", "--regexp", "--no-type",
+	}
+	gitConfigValues = []string{"--file", "-f", "--blob", "--default", "--type", "--value", "--url"}
+)
+
+// gitConfig allows reading configuration: a --get style option, the list
+// and get subcommands, or a single key.
+func gitConfig(args []arg) string {
+	read := false
+	var operands []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.is("--") {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		if !a.isOpt() {
+			if reason := unsure("git config", a); reason != "" {
+				return reason
+			}
+			operands = append(operands, a)
+			continue
+		}
+		name, _, hasVal := strings.Cut(a.text, "=")
+		switch {
+		case slices.Contains(gitConfigRead, name):
+			read = true
+		case slices.Contains(gitConfigFlags, name):
+		case slices.Contains(gitConfigValues, name):
+			if !hasVal {
+				i++
+			}
+		default:
+			return fmt.Sprintf("%q %s changes configuration or is not checked", "git config", a.text)
+		}
+	}
+	if len(operands) > 0 && operands[0].lit {
+		switch operands[0].text {
+		case "list", "get":
+			return ""
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			return fmt.Sprintf("%q changes configuration", "git config "+operands[0].text)
+		}
+	}
+	if read || len(operands) <= 1 {
+		return ""
+	}
+	return `"git config" with a value changes configuration`
+}

@@ -1,0 +1,306 @@
+package shellclass
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker holds what one call to Classify has learned so far. It is created
+// per call; nothing is shared between calls.
+type walker struct {
+	src   string // source text of the code being walked
+	zsh   bool   // the code being walked is zsh code
+	depth int    // how many command strings deep the walk is
+
+	reason string    // the first reason found; empty while read-only
+	cmds   []Command // simple commands in the order they were found
+
+	funcs   map[string]bool      // functions the line defines
+	visited map[syntax.Node]bool // nodes the walk has examined
+	tainted map[string]bool      // variables given a value the line cannot vouch for
+	numeric map[string]bool      // variables given a number by the line
+	evals   map[string]string    // variables whose value bash evaluates, and where
+}
+
+func newWalker() *walker {
+	return &walker{
+		funcs:   map[string]bool{},
+		visited: map[syntax.Node]bool{},
+		tainted: map[string]bool{},
+		numeric: map[string]bool{},
+		evals:   map[string]string{},
+	}
+}
+
+// deny records why the line is not read-only; the first reason wins.
+func (w *walker) deny(reason string) {
+	if w.reason == "" && reason != "" {
+		w.reason = reason
+	}
+}
+
+func (w *walker) denyf(format string, args ...any) {
+	w.deny(fmt.Sprintf(format, args...))
+}
+
+// source parses src and walks it. what names the program the code was
+// given to (such as "sh -c"), or is empty for the command line itself.
+// fresh says the code runs in a new shell process, which does not know the
+// functions defined so far.
+func (w *walker) source(src string, lang syntax.LangVariant, what string, fresh bool) bool {
+	if w.depth >= maxDepth {
+		w.deny("command strings are nested too deeply to check")
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		if what == "" {
+			w.deny("cannot parse: " + err.Error())
+		} else {
+			w.denyf("cannot parse the code given to %s: %v", what, err)
+		}
+		return false
+	}
+	oldSrc, oldZsh, oldFuncs := w.src, w.zsh, w.funcs
+	w.src, w.zsh = src, lang == syntax.LangZsh
+	if fresh {
+		w.funcs = map[string]bool{}
+	}
+	w.depth++
+	defer func() {
+		w.src, w.zsh, w.funcs = oldSrc, oldZsh, oldFuncs
+		w.depth--
+	}()
+	for _, s := range f.Stmts {
+		w.stmt(s)
+		// A function counts as defined for the statements after its
+		// definition, and only when the definition is sure to run in
+		// this shell: at the top level, not in a background job.
+		if fd, ok := s.Cmd.(*syntax.FuncDecl); ok && !s.Background && !s.Coprocess && !s.Disown {
+			if fd.Name != nil {
+				w.funcs[fd.Name.Value] = true
+			}
+			for _, name := range fd.Names {
+				w.funcs[name.Value] = true
+			}
+		}
+	}
+	w.checkVisited(f)
+	return true
+}
+
+// checkVisited makes sure the walk looked at every statement, substitution,
+// parameter expansion and redirection of f. Anything missed is a bug in
+// this package; it must not become a silent "read-only".
+func (w *walker) checkVisited(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.Stmt, *syntax.CmdSubst, *syntax.ProcSubst,
+			*syntax.ParamExp, *syntax.ArithmExp, *syntax.Redirect:
+			if !w.visited[n] {
+				w.deny("part of the command could not be examined")
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// finish applies the checks that need the whole line: variables that bash
+// evaluates must only ever have been given numbers.
+func (w *walker) finish() {
+	names := make([]string, 0, len(w.evals))
+	for name := range w.evals {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !w.tainted[name] && (numericSpecial[name] || w.numeric[name]) {
+			continue
+		}
+		w.denyf("uses the variable %q in %s, where bash would run command substitutions hidden in its value; only variables this command sets to numbers are allowed there", name, w.evals[name])
+	}
+}
+
+// evalRef notes that bash evaluates the value of the variable name (as
+// arithmetic, or as another variable's name) in the given context.
+func (w *walker) evalRef(name, context string) {
+	if name == "" {
+		return
+	}
+	if _, ok := w.evals[name]; !ok {
+		w.evals[name] = context
+	}
+}
+
+// setVar notes an assignment to name; numeric says the value is a number.
+func (w *walker) setVar(name string, numeric bool) {
+	if numeric {
+		w.numeric[name] = true
+	} else {
+		w.tainted[name] = true
+	}
+}
+
+func (w *walker) record(words []string, literal bool) {
+	w.cmds = append(w.cmds, Command{Args: words, Literal: literal})
+}
+
+// text returns the source text of n.
+func (w *walker) text(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(w.src) || start > end {
+		return ""
+	}
+	return w.src[start:end]
+}
+
+func (w *walker) stmts(list []*syntax.Stmt) {
+	for _, s := range list {
+		w.stmt(s)
+	}
+}
+
+func (w *walker) stmt(s *syntax.Stmt) {
+	if s == nil {
+		return
+	}
+	w.visited[s] = true
+	if s.Coprocess || s.Disown {
+		w.deny("runs a job in a form that is not checked")
+	}
+	if s.Cmd != nil {
+		w.command(s.Cmd)
+	}
+	for _, r := range s.Redirs {
+		w.redirect(r)
+	}
+}
+
+func (w *walker) command(cmd syntax.Command) {
+	switch c := cmd.(type) {
+	case *syntax.CallExpr:
+		w.call(c)
+	case *syntax.IfClause:
+		for ; c != nil; c = c.Else {
+			w.stmts(c.Cond)
+			w.stmts(c.Then)
+		}
+	case *syntax.WhileClause:
+		w.stmts(c.Cond)
+		w.stmts(c.Do)
+	case *syntax.ForClause:
+		w.loop(c)
+		w.stmts(c.Do)
+	case *syntax.CaseClause:
+		w.word(c.Word)
+		for _, item := range c.Items {
+			for _, p := range item.Patterns {
+				w.word(p)
+			}
+			w.stmts(item.Stmts)
+		}
+	case *syntax.Block:
+		w.stmts(c.Stmts)
+	case *syntax.Subshell:
+		w.stmts(c.Stmts)
+	case *syntax.BinaryCmd:
+		w.stmt(c.X)
+		w.stmt(c.Y)
+	case *syntax.FuncDecl:
+		w.stmt(c.Body)
+	case *syntax.ArithmCmd:
+		w.arith(c.X, "an arithmetic command")
+	case *syntax.TestClause:
+		w.test(c.X)
+	case *syntax.DeclClause:
+		w.decl(c)
+	case *syntax.LetClause:
+		for _, x := range c.Exprs {
+			w.arith(x, "let")
+		}
+	case *syntax.TimeClause:
+		w.stmt(c.Stmt)
+	case *syntax.CoprocClause:
+		w.deny("coproc starts a background process that is not checked")
+		if c.Name != nil {
+			w.word(c.Name)
+		}
+		w.stmt(c.Stmt)
+	default:
+		w.denyf("uses shell syntax that is not checked (%T)", cmd)
+	}
+}
+
+func (w *walker) loop(c *syntax.ForClause) {
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		name := l.Name.Value
+		if reason := sensitiveVar(name, w.zsh); reason != "" {
+			w.deny(reason)
+		}
+		numeric := !c.Select
+		for _, item := range l.Items {
+			w.wordArg(item)
+			if !numericWord(item) && !braceSequence(item) {
+				numeric = false
+			}
+		}
+		if len(l.Items) == 0 && !l.InPos.IsValid() {
+			// "for x; do" walks the positional parameters.
+			numeric = false
+		}
+		w.setVar(name, numeric)
+	case *syntax.CStyleLoop:
+		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+			if x != nil {
+				w.arith(x, "a for loop")
+			}
+		}
+	default:
+		w.deny("uses a loop form that is not checked")
+	}
+}
+
+func (w *walker) call(c *syntax.CallExpr) {
+	for _, a := range c.Assigns {
+		w.assign(a)
+	}
+	if len(c.Args) == 0 {
+		return
+	}
+	args := make([]arg, len(c.Args))
+	for i, word := range c.Args {
+		args[i] = w.wordArg(word)
+	}
+	w.runAs(args, nil, true)
+}
+
+// run records and checks a command started by another program.
+func (w *walker) run(args []arg, extra []arg) {
+	w.runAs(args, extra, false)
+}
+
+// runAs records one simple command and checks it. extra are arguments the
+// command gets at run time on top of args (as from xargs); they make the
+// recorded command non-literal. direct says the shell runs the command
+// itself, so that it may be a function.
+func (w *walker) runAs(args []arg, extra []arg, direct bool) {
+	if len(args) == 0 {
+		return
+	}
+	words := make([]string, len(args))
+	literal := len(extra) == 0
+	for i, a := range args {
+		words[i] = a.text
+		literal = literal && a.lit
+	}
+	w.record(words, literal)
+	if len(extra) > 0 {
+		args = append(slices.Clip(args), extra...)
+	}
+	w.deny(w.check(args, direct))
+}
