@@ -1,0 +1,83 @@
+// Package builtin holds the tools ponder always offers the model: reading,
+// writing and editing files, finding files and text, listing directories,
+// running shell commands and fetching web pages.
+//
+// Each tool parses its input in Prepare, resolves paths against the
+// project directory and declares what the call touches; the work happens
+// in Run, after the permission engine has agreed.
+package builtin
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+)
+
+// fileAccess declares a read or write of one absolute path.
+func fileAccess(toolName string, kind permission.Kind, path string) permission.Access {
+	return permission.Access{Tool: toolName, Kind: kind, Paths: []string{path}}
+}
+
+// countLines counts lines the way an editor shows them: a final line
+// without a newline still counts, an empty text has none.
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// numbered appends one line in `cat -n` style: the number right-aligned
+// in six columns, a tab, the text.
+func numbered(b []byte, n int, line string) []byte {
+	var num [20]byte
+	digits := strconv.AppendInt(num[:0], int64(n), 10)
+	for i := len(digits); i < 6; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, digits...)
+	b = append(b, '\t')
+	b = append(b, line...)
+	return append(b, '\n')
+}
+
+// cutRunes shortens s to at most n characters, reporting whether it cut.
+func cutRunes(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i], true
+		}
+		count++
+	}
+	return s, false
+}
+
+// plural formats a count with a noun, in the plural when needed ("entry"
+// becomes "entries", other nouns take an "s").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return strconv.Itoa(n) + " " + noun[:len(noun)-1] + "ies"
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// validUTF8 replaces invalid byte sequences so the text can go to a model.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

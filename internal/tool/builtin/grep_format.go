@@ -1,0 +1,101 @@
+package builtin
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// format turns the results of a search into the text the model reads.
+// Results are sorted first, so the same tree always gives the same text.
+func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
+	var notes []string
+	if stats.large > 0 {
+		notes = append(notes, fmt.Sprintf("%s larger than %d MB not searched; name such a file as path to search it.", plural(stats.large, "file"), grepMaxFileSize>>20))
+	}
+	if len(results) == 0 {
+		msg := fmt.Sprintf("No matches for %q in %s.", c.pattern, c.root)
+		if stats.binaryRoot {
+			msg = fmt.Sprintf("%s is a binary file; Grep searches only text files.", c.root)
+		}
+		return tool.Result{Content: joinNotes(msg, notes), Summary: "No matches"}
+	}
+	total := 0
+	for _, r := range results {
+		total += r.count
+	}
+	var entries []string // one per output line
+	var header string
+	switch c.s.mode {
+	case modeFiles:
+		slices.SortFunc(results, func(a, b fileResult) int {
+			if d := b.mod.Compare(a.mod); d != 0 {
+				return d
+			}
+			return strings.Compare(a.path, b.path)
+		})
+		header = fmt.Sprintf("Found %s", plural(len(results), "file"))
+		for _, r := range results {
+			entries = append(entries, r.path)
+		}
+	case modeCount:
+		sortByPath(results)
+		header = fmt.Sprintf("Found %s in %s", plural(total, "matching line"), plural(len(results), "file"))
+		for _, r := range results {
+			entries = append(entries, r.path+":"+strconv.Itoa(r.count))
+		}
+	case modeContent:
+		sortByPath(results)
+		sep := c.s.before > 0 || c.s.after > 0
+		for i, r := range results {
+			if sep && i > 0 {
+				entries = append(entries, "--")
+			}
+			for line := range bytes.Lines(r.out) {
+				entries = append(entries, string(bytes.TrimSuffix(line, []byte{'\n'})))
+			}
+		}
+	}
+	summary := fmt.Sprintf("Found %s in %s", plural(total, "matching line"), plural(len(results), "file"))
+	if c.s.mode == modeFiles {
+		summary = header
+	}
+	shown := entries
+	if c.head > 0 && len(entries) > c.head {
+		shown = entries[:c.head]
+		unit := "entries"
+		if c.s.mode == modeContent {
+			unit = "lines"
+		}
+		notes = append(notes, fmt.Sprintf("Showing the first %d of %d %s (head_limit).", c.head, len(entries), unit))
+	}
+	var b strings.Builder
+	if header != "" {
+		b.WriteString(header)
+		b.WriteString("\n")
+	}
+	for i, e := range shown {
+		if b.Len()+len(e) > grepMaxOutput {
+			notes = append(notes, fmt.Sprintf("Output cut after %d of %d lines because it is long; narrow the path, glob or pattern, or use head_limit.", i, len(entries)))
+			break
+		}
+		b.WriteString(e)
+		b.WriteByte('\n')
+	}
+	return tool.Result{Content: joinNotes(validUTF8(strings.TrimSuffix(b.String(), "\n")), notes), Summary: summary}
+}
+
+func sortByPath(rs []fileResult) {
+	slices.SortFunc(rs, func(a, b fileResult) int { return strings.Compare(a.path, b.path) })
+}
+
+func joinNotes(text string, notes []string) string {
+	if len(notes) == 0 {
+		return text
+	}
+	return text + "\n\n(" + strings.Join(notes, " ") + ")"
+}

@@ -1,0 +1,42 @@
+//go:build !unix
+
+package builtin
+
+import (
+	"io"
+	"os"
+)
+
+// load reads a whole file into the worker's buffer.
+func (w *grepWorker) load(path string) ([]byte, skipReason) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, skippedError
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, skippedError
+	}
+	if w.s.maxSize > 0 && info.Size() > w.s.maxSize {
+		return nil, skippedLarge
+	}
+	if need := int(info.Size()) + 1; cap(w.buf) < need {
+		w.buf = make([]byte, 0, need+need/4)
+	}
+	buf := w.buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+			w.buf = buf[:0]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF || n == 0 {
+			return buf, notSkipped
+		}
+		if err != nil {
+			return nil, skippedError
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package builtin
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+//go:embed read.md
+var readDoc string
+
+const (
+	readDefaultLimit = 2000
+	readMaxLineChars = 2000
+	// readMaxOutput bounds the text one Read returns, whatever the limit.
+	readMaxOutput = 256 << 10
+	// readCountBudget is how far past the shown lines Read keeps reading
+	// to tell how long the file is.
+	readCountBudget = 64 << 20
+	binarySniffSize = 8 << 10
+)
+
+type readInput struct {
+	FilePath string `json:"file_path" desc:"The file to read: an absolute path, or one relative to the project directory."`
+	Offset   int    `json:"offset,omitempty" desc:"First line to show, counting from 1. Leave out to start at the top."`
+	Limit    int    `json:"limit,omitempty" desc:"Most lines to show (default 2000)."`
+}
+
+type readTool struct{ schema json.RawMessage }
+
+// NewRead returns the Read tool, which shows a text file with line numbers.
+func NewRead() tool.Tool { return readTool{schema: tool.SchemaOf[readInput]()} }
+
+func (readTool) Name() string              { return "Read" }
+func (readTool) Description() string       { return readDoc }
+func (t readTool) Schema() json.RawMessage { return t.schema }
+func (readTool) ConcurrencySafe() bool     { return true }
+
+func (readTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
+	in, err := tool.Decode[readInput](input)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(in.FilePath) == "" {
+		return nil, errors.New("file_path is required")
+	}
+	if in.Offset < 0 {
+		return nil, fmt.Errorf("offset must be 1 or more, got %d", in.Offset)
+	}
+	if in.Limit < 0 {
+		return nil, fmt.Errorf("limit must be 1 or more, got %d", in.Limit)
+	}
+	c := &readCall{env: env, path: env.Abs(in.FilePath), offset: in.Offset, limit: in.Limit}
+	if c.offset == 0 {
+		c.offset = 1
+	}
+	if c.limit == 0 {
+		c.limit = readDefaultLimit
+	}
+	return c, nil
+}
+
+type readCall struct {
+	env    *tool.Env
+	path   string
+	offset int
+	limit  int
+}
+
+func (c *readCall) Access() permission.Access {
+	return fileAccess("Read", permission.KindRead, c.path)
+}
+
+func (c *readCall) Run(ctx context.Context) tool.Result {
+	info, err := os.Stat(c.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return tool.Errorf("%s", notFoundMessage(c.path))
+	case err != nil:
+		return tool.Errorf("Cannot read %s: %v", c.path, err)
+	case info.IsDir():
+		return tool.Errorf("%s is a directory, not a file. Use LS to see what it contains.", c.path)
+	case !info.Mode().IsRegular():
+		return tool.Errorf("%s is not a regular file (it is a %s); Read only shows regular files.", c.path, describeMode(info.Mode()))
+	}
+	if ext := binaryExtension(c.path); ext != "" {
+		return tool.Errorf("%s looks like a binary file (%s), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path, ext)
+	}
+	f, err := os.Open(c.path)
+	if err != nil {
+		return tool.Errorf("Cannot read %s: %v", c.path, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	if head, _ := br.Peek(binarySniffSize); hasNUL(head) {
+		return tool.Errorf("%s contains binary data (a NUL byte near the start), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path)
+	}
+	res, err := c.readLines(ctx, br)
+	if err != nil {
+		return tool.Errorf("Cannot read %s: %v", c.path, err)
+	}
+	if c.env.Files != nil {
+		c.env.Files.Note(c.path)
+	}
+	return res
+}
+
+func hasNUL(b []byte) bool {
+	for _, c := range b {
+		if c == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// readLines produces the numbered text for the requested window.
+func (c *readCall) readLines(ctx context.Context, br *bufio.Reader) (tool.Result, error) {
+	var (
+		out       []byte
+		line      []byte // current line, up to a cap
+		cut       bool   // current line was longer than the cap
+		lineNo    int
+		shown     int
+		stopAt    int // line after the last one shown, 0 while showing
+		counted   int64
+		capped    bool // output budget hit
+		exact     = true
+		lineBytes = readMaxLineChars * 4
+	)
+	last := c.offset + c.limit - 1
+	for {
+		chunk, more, err := br.ReadLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if stopAt != 0 {
+			// Past the window: only count lines, within a budget.
+			counted += int64(len(chunk))
+			if !more {
+				lineNo++
+			}
+			if counted > readCountBudget {
+				exact = false
+				break
+			}
+			continue
+		}
+		if room := lineBytes - len(line); len(chunk) > room {
+			chunk, cut = chunk[:max(room, 0)], true
+		}
+		line = append(line, chunk...)
+		if more {
+			continue
+		}
+		lineNo++
+		if lineNo >= c.offset {
+			if lineNo%4096 == 0 && ctx.Err() != nil {
+				return tool.Result{}, ctx.Err()
+			}
+			text, shortened := cutRunes(string(line), readMaxLineChars)
+			if shortened || cut {
+				text += " … [line truncated at 2000 characters]"
+			}
+			if len(out)+len(text) > readMaxOutput && shown > 0 {
+				capped = true
+				stopAt = lineNo
+			} else {
+				out = numbered(out, lineNo, text)
+				shown++
+				if lineNo == last {
+					stopAt = lineNo + 1
+				}
+			}
+		}
+		line, cut = line[:0], false
+	}
+	total := lineNo
+	switch {
+	case total == 0:
+		return tool.Result{Content: fmt.Sprintf("%s exists but is empty.", c.path), Summary: "Read empty file"}, nil
+	case shown == 0:
+		return tool.Result{
+			Content: fmt.Sprintf("%s has %s, so offset %d is past its end. Use a smaller offset.", c.path, plural(total, "line"), c.offset),
+			IsError: true,
+		}, nil
+	}
+	first := c.offset
+	end := first + shown - 1
+	if stopAt != 0 && end < total {
+		var note string
+		switch {
+		case capped:
+			note = fmt.Sprintf("Output stopped at line %d because the text is large", end)
+		case exact:
+			note = fmt.Sprintf("Showing lines %d-%d of %d", first, end, total)
+		default:
+			note = fmt.Sprintf("Showing lines %d-%d; the file goes on", first, end)
+		}
+		out = fmt.Appendf(out, "\n(%s. To continue, read again with offset=%d.)\n", note, end+1)
+	}
+	return tool.Result{
+		Content: validUTF8(string(out)),
+		Summary: fmt.Sprintf("Read %s", plural(shown, "line")),
+	}, nil
+}
