@@ -77,7 +77,7 @@ func TestProviderStreamsEventsAndResponse(t *testing.T) {
 	}
 	uses := m.ToolUses()
 	if len(uses) != 2 || uses[0].ID != starts[0].ToolID || string(uses[0].Input) != `{"path":"go.mod"}` ||
-		string(uses[1].Input) != `{"command": "ls` {
+		string(uses[1].Input) != `{}` || uses[1].InvalidInput != `{"command": "ls` {
 		t.Errorf("tool uses %+v", uses)
 	}
 	r := p.Requests()[0]

@@ -80,6 +80,10 @@ type ToolCall struct {
 	// RawInput, when not empty, is sent verbatim instead of Input. It may
 	// be malformed JSON, to test how errors are handled.
 	RawInput string `json:"raw_input,omitempty"`
+	// InputFunc, when set, computes Input from the request being answered
+	// (for input only known at run time, such as a path the request
+	// mentions).
+	InputFunc func(*Request) any `json:"-"`
 }
 
 // Usage is the token count a reply reports.
@@ -201,4 +205,18 @@ func (r Reply) limit() int {
 		return 1
 	}
 	return r.Times
+}
+
+// resolve returns r with every InputFunc applied to req.
+func (r Reply) resolve(req *Request) Reply {
+	calls := make([]ToolCall, len(r.ToolCalls))
+	for i, tc := range r.ToolCalls {
+		if tc.InputFunc != nil {
+			tc.Input = tc.InputFunc(req)
+			tc.InputFunc = nil
+		}
+		calls[i] = tc
+	}
+	r.ToolCalls = calls
+	return r
 }

@@ -57,7 +57,7 @@ func (b *book) take(req Request) (Reply, bool, int) {
 			continue
 		}
 		b.used[i]++
-		chosen, found = r, true
+		chosen, found = r.resolve(&req), true
 		req.Reply = label(r, i)
 		break
 	}
