@@ -140,5 +140,6 @@ func (a *Agent) Continue(ctx context.Context, results []llm.Block) (Result, erro
 }
 
 // Record adds results to the conversation without asking the model, for a
-// turn that ends as soon as they are known.
-func (a *Agent) Record(results []llm.Block) error { return a.appendUser(results) }
+// turn that ends as soon as they are known (the conversation is about to be
+// cleared, so no reminder is spent on it).
+func (a *Agent) Record(results []llm.Block) error { return a.appendUser(results, false) }

@@ -123,7 +123,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	}
 	access := call.Access()
 	access.Tool = use.Name
-	if refusal, ok := a.gate(ctx, use, access); !ok {
+	if refusal, ok := a.gate(ctx, use, access, call); !ok {
 		return refusal
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
@@ -147,10 +147,10 @@ func (a *Agent) offeredNames(mode permission.Mode) []string {
 	return out
 }
 
-// gate asks the permission engine about a call, and the user when the
-// engine says ask. It returns the refusal to give the model when the call
-// may not run.
-func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access) (tool.Result, bool) {
+// gate asks the permission engine about a call, validates calls that are
+// not refused, and asks the user when the engine says ask. It returns the
+// result to give the model when the call may not run.
+func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call) (tool.Result, bool) {
 	pc := permission.Context{
 		Mode:          a.mode(),
 		ReadOnlyAgent: a.cfg.ReadOnly,
@@ -161,6 +161,11 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
 	}
 	d := a.cfg.Perm.Decide(pc, access)
+	if v, ok := call.(tool.Validator); ok && d.Behavior != permission.Deny {
+		if err := v.Validate(); err != nil {
+			return tool.Errorf("%s cannot run: %v", use.Name, err), false
+		}
+	}
 	switch d.Behavior {
 	case permission.Allow:
 		return tool.Result{}, true

@@ -18,7 +18,7 @@ import (
 func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 	var res Result
 	for {
-		if err := a.appendUser(content); err != nil {
+		if err := a.appendUser(content, true); err != nil {
 			return res, err
 		}
 		if a.cfg.MaxTurns > 0 && res.Requests >= a.cfg.MaxTurns {
@@ -54,10 +54,12 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 			return res, a.log(session.Entry{Type: session.TypePending, Pending: stop.pending})
 		case ctx.Err() != nil:
 			res.StopReason = StopInterrupted
-			return res, a.appendUser(results)
+			return res, a.appendUser(results, true)
 		case stop.clear:
+			// The conversation is about to be replaced: reminders due now
+			// belong to the fresh one.
 			res.StopReason = StopClearContext
-			return res, a.appendUser(results)
+			return res, a.appendUser(results, false)
 		}
 		content = results
 	}
@@ -105,10 +107,13 @@ func (a *Agent) offered(t tool.Tool, mode permission.Mode) bool {
 	return a.cfg.Offer == nil || a.cfg.Offer(t, mode)
 }
 
-// appendUser adds a user message carrying content and whatever reminders
-// are due now.
-func (a *Agent) appendUser(content []llm.Block) error {
-	msg := llm.Message{Role: llm.RoleUser, Content: append(append([]llm.Block(nil), content...), a.reminders()...)}
+// appendUser adds a user message carrying content and, if asked, whatever
+// reminders are due now.
+func (a *Agent) appendUser(content []llm.Block, withReminders bool) error {
+	msg := llm.Message{Role: llm.RoleUser, Content: append([]llm.Block(nil), content...)}
+	if withReminders {
+		msg.Content = append(msg.Content, a.reminders()...)
+	}
 	a.mu.Lock()
 	a.history = append(a.history, msg)
 	a.mu.Unlock()

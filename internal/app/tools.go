@@ -21,7 +21,10 @@ func (a *App) buildTools() *tool.Registry {
 		builtin.NewGlob(),
 		builtin.NewGrep(),
 		builtin.NewLS(),
-		builtin.NewBash(builtin.BashOptions{}),
+		// git refreshes its index during read-only commands such as
+		// git status unless told not to; that write must not happen in
+		// plan mode, and is pointless elsewhere.
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}}),
 		builtin.NewWebFetch(nil),
 		sessiontool.TodoWrite{Path: a.todoPath, Saved: a.todosSaved},
 		sessiontool.AskUserQuestion{Ask: a.asker},

@@ -4,53 +4,102 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 )
 
-// Write replaces path with data: it writes a temporary file in the same
-// directory, syncs it and renames it over path. An existing file keeps its
-// permission bits; a new one gets perm. Missing parent directories are
-// created.
-func Write(path string, data []byte, perm fs.FileMode) error {
-	if info, err := os.Stat(path); err == nil {
-		if info.IsDir() {
-			return &fs.PathError{Op: "write", Path: path, Err: errors.New("is a directory")}
-		}
-		perm = info.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+// Write replaces the contents of path with data so that a reader
+// sees the old contents or the new ones, never a mix: it writes a
+// temporary file in the same directory, flushes it to disk and renames it
+// over path. Missing parent directories are created (mode 0755).
+//
+// An existing file keeps its permission bits (and, where the platform
+// allows, its owner); perm applies only to a new file, exactly, without
+// the umask. When path is a symbolic link, the file it points to is
+// replaced and the link stays. A directory at path is an error. On
+// failure no temporary file is left behind.
+func Write(path string, data []byte, perm os.FileMode) error {
+	target, err := resolveLink(path)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	ok := false
+	info, err := os.Stat(target)
+	switch {
+	case err == nil && info.IsDir():
+		return fmt.Errorf("%s is a directory", target)
+	case err == nil:
+		perm = info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	default:
+		info = nil
+	}
+	dir := filepath.Dir(target)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	done := false
 	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
+		if !done {
+			f.Close()
+			os.Remove(tmp)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(perm); err != nil {
+	if info != nil {
+		keepOwner(f, info) // before Chmod: a change of owner can clear set-id bits
+	}
+	if err := f.Chmod(perm); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := f.Sync(); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(name, path); err != nil {
+	if err := os.Rename(tmp, target); err != nil {
 		return err
 	}
-	ok = true
+	done = true
+	syncDir(dir)
 	return nil
+}
+
+// resolveLink follows symbolic links at path to the file they name, which
+// need not exist yet.
+func resolveLink(path string) (string, error) {
+	for range 40 {
+		info, err := os.Lstat(path)
+		if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("too many levels of symbolic links at %s", path)
+}
+
+// syncDir flushes a directory entry change to disk where that is possible;
+// failures only weaken durability, so they are ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
 }

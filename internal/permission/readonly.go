@@ -3,6 +3,7 @@ package permission
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
@@ -19,8 +20,8 @@ func readOnlyLimit(c Context, a Access, class shellclass.Result) (d Decision, de
 		}
 	}
 	deny := func(format string, args ...any) (Decision, bool) {
-		msg := why + " " + fmt.Sprintf(format, args...)
-		if c.Mode == ModePlan && c.PlanFile != "" {
+		msg := why + " " + sentence(fmt.Sprintf(format, args...))
+		if c.Mode == ModePlan && c.PlanFile != "" && !strings.Contains(msg, c.PlanFile) {
 			msg += " The plan file is " + c.PlanFile + "."
 		}
 		return Decision{Behavior: Deny, Rule: limit, Reason: msg}, true
@@ -53,6 +54,19 @@ func readOnlyLimit(c Context, a Access, class shellclass.Result) (d Decision, de
 		return Decision{Behavior: Allow, Rule: "plan file", Reason: "Writing the plan file is allowed in plan mode."}, true
 	}
 	return deny("%s is not allowed.", a.Tool)
+}
+
+// sentence capitalises s and ends it with a full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 // CheckPlanFileWrite returns nil when every path is the plan file itself.

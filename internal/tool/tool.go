@@ -38,6 +38,16 @@ type Call interface {
 	Run(ctx context.Context) Result
 }
 
+// Validator is implemented by calls that can tell, before running, that
+// they would fail (an edit whose text is not in the file, a write to a
+// file not read first). The agent loop validates a call after the
+// permission engine has ruled out a refusal and before it asks the user,
+// so nobody is asked to approve a call that cannot succeed, and a refused
+// call is reported as refused rather than as invalid. Run must check again.
+type Validator interface {
+	Validate() error
+}
+
 // Result is what a call gives back to the model.
 type Result struct {
 	// Content is the text the model receives.
