@@ -6,6 +6,10 @@ import (
 	"os"
 
 	"github.com/ponder-agent/ponder/internal/cli"
+	"github.com/ponder-agent/ponder/internal/pagecache"
 )
 
-func main() { os.Exit(cli.Main()) }
+func main() {
+	pagecache.Advise()
+	os.Exit(cli.Main())
+}

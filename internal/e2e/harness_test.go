@@ -18,7 +18,11 @@ import (
 	"testing"
 	"time"
 
+	// The binary under test is built from these packages; importing them
+	// makes go test's cache notice when they change.
+	_ "github.com/ponder-agent/ponder/internal/cli"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	_ "github.com/ponder-agent/ponder/internal/pagecache"
 )
 
 // ponderBin is the binary built once for all tests.

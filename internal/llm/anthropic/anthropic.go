@@ -41,12 +41,14 @@ type Options struct {
 
 // Provider talks to the Anthropic Messages API.
 type Provider struct {
-	client  sdk.Client
-	baseURL string
+	messages sdk.MessageService
+	baseURL  string
 }
 
 // New returns a provider configured from opts and the environment. Retries
-// are left to llm.WithRetry, so the SDK's own are switched off.
+// are left to llm.WithRetry, so the SDK's own are switched off. Only the
+// Messages service is built: a whole client would keep every API of the
+// SDK in the binary, which makes ponder larger and slower to start.
 func New(opts Options) *Provider {
 	base := opts.BaseURL
 	if base == "" {
@@ -55,14 +57,18 @@ func New(opts Options) *Provider {
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	ro := []option.RequestOption{option.WithBaseURL(base), option.WithMaxRetries(0)}
-	if opts.APIKey != "" {
-		ro = append(ro, option.WithAPIKey(opts.APIKey))
+	client := opts.HTTPClient
+	if client == nil {
+		client = &http.Client{}
 	}
-	if opts.HTTPClient != nil {
-		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
+	ro := []option.RequestOption{option.WithHTTPClient(client), option.WithBaseURL(base), option.WithMaxRetries(0)}
+	switch key, token := firstNonEmpty(opts.APIKey, os.Getenv("ANTHROPIC_API_KEY")), os.Getenv("ANTHROPIC_AUTH_TOKEN"); {
+	case key != "":
+		ro = append(ro, option.WithAPIKey(key))
+	case token != "":
+		ro = append(ro, option.WithAuthToken(token))
 	}
-	return &Provider{client: sdk.NewClient(ro...), baseURL: strings.TrimRight(base, "/")}
+	return &Provider{messages: sdk.NewMessageService(ro...), baseURL: strings.TrimRight(base, "/")}
 }
 
 // Name is "anthropic".
@@ -76,7 +82,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ev
 	return func(yield func(llm.Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		stream := p.client.Messages.NewStreaming(ctx, buildParams(req))
+		stream := p.messages.NewStreaming(ctx, buildParams(req))
 		defer stream.Close()
 		acc := newAccumulator()
 		for stream.Next() {
@@ -201,4 +207,13 @@ func (a *accumulator) response() llm.Response {
 		StopReason: a.stop,
 		Usage:      a.usage,
 	}
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -37,8 +37,8 @@ type Options struct {
 
 // Provider talks to a Chat Completions API.
 type Provider struct {
-	client  sdk.Client
-	baseURL string
+	completions sdk.ChatCompletionService
+	baseURL     string
 }
 
 // New returns a provider configured from opts and the environment. Retries
@@ -59,11 +59,14 @@ func New(opts Options) *Provider {
 		// Local servers take any key; the SDK insists on one.
 		key = "none"
 	}
-	ro := []option.RequestOption{option.WithBaseURL(base), option.WithAPIKey(key), option.WithMaxRetries(0)}
-	if opts.HTTPClient != nil {
-		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
+	client := opts.HTTPClient
+	if client == nil {
+		client = &http.Client{}
 	}
-	return &Provider{client: sdk.NewClient(ro...), baseURL: strings.TrimRight(base, "/")}
+	// Only the Chat Completions service is built: a whole client keeps
+	// every API of the SDK in the binary.
+	ro := []option.RequestOption{option.WithHTTPClient(client), option.WithBaseURL(base), option.WithAPIKey(key), option.WithMaxRetries(0)}
+	return &Provider{completions: sdk.NewChatCompletionService(ro...), baseURL: strings.TrimRight(base, "/")}
 }
 
 // Name is "openai".
@@ -77,7 +80,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ev
 	return func(yield func(llm.Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		stream := p.client.Chat.Completions.NewStreaming(ctx, buildParams(req))
+		stream := p.completions.NewStreaming(ctx, buildParams(req))
 		defer stream.Close()
 		acc := &accumulator{calls: map[int64]*call{}}
 		for stream.Next() {
