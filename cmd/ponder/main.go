@@ -6,10 +6,6 @@ import (
 	"os"
 
 	"github.com/ponder-agent/ponder/internal/cli"
-	"github.com/ponder-agent/ponder/internal/pagecache"
 )
 
-func main() {
-	pagecache.Advise()
-	os.Exit(cli.Main())
-}
+func main() { os.Exit(cli.Main()) }

@@ -67,6 +67,9 @@ type Options struct {
 
 	// HTTPClient overrides the provider's HTTP client.
 	HTTPClient *http.Client
+	// LLM, when set, is used instead of a provider built from the
+	// environment (in-process fakes for the demo and benchmarks).
+	LLM llm.Provider
 	// Now overrides the clock.
 	Now func() time.Time
 }
@@ -131,12 +134,17 @@ func New(opts Options) (*App, error) {
 	for _, w := range cfg.Warnings {
 		a.Warnings = append(a.Warnings, "settings: "+w.String())
 	}
-	name, err := pickProvider(opts.Provider, cfg)
-	if err != nil {
-		return nil, err
+	if opts.LLM != nil {
+		a.Provider = opts.LLM
+		a.Models = pickModels(opts.LLM.Name(), opts.Model, cfg)
+	} else {
+		name, err := pickProvider(opts.Provider, cfg)
+		if err != nil {
+			return nil, err
+		}
+		a.Provider = newProvider(name, cfg, opts.HTTPClient)
+		a.Models = pickModels(name, opts.Model, cfg)
 	}
-	a.Provider = newProvider(name, cfg, opts.HTTPClient)
-	a.Models = pickModels(name, opts.Model, cfg)
 	a.Broker = permission.NewBroker(func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) })
 	a.asker = opts.Asker
 	if a.asker == nil {

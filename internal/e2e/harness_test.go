@@ -22,7 +22,6 @@ import (
 	// makes go test's cache notice when they change.
 	_ "github.com/ponder-agent/ponder/internal/cli"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
-	_ "github.com/ponder-agent/ponder/internal/pagecache"
 )
 
 // ponderBin is the binary built once for all tests.
