@@ -172,6 +172,13 @@ func (a *App) finish(ctx context.Context, res agent.Result, err error) (agent.Re
 	if serr := a.Log.Sync(); serr != nil && err == nil {
 		err = serr
 	}
+	done := event.TurnFinished{StopReason: res.StopReason, Text: res.Text, Requests: res.Requests, Usage: event.Usage{
+		InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens,
+		CacheReadTokens: res.Usage.CacheReadTokens, CacheWriteTokens: res.Usage.CacheWriteTokens}}
+	if err != nil {
+		done.Error = err.Error()
+	}
+	a.emit(done)
 	return res, err
 }
 

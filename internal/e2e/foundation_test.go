@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -405,5 +407,34 @@ func TestPromptCachingMarkers(t *testing.T) {
 	}
 	if !strings.Contains(req.System, "Always answer in haiku.") || !strings.Contains(req.System, w.dir) {
 		t.Fatalf("system prompt lacks the project instructions or the directory:\n%s", req.System)
+	}
+}
+
+func TestInterruptCancelsTheRequestAtOnce(t *testing.T) {
+	w := newWorld(t, "anthropic", fakemodel.Reply{Name: "slow", Delay: fakemodel.Duration(time.Minute), Text: "too late"})
+	cmd := exec.Command(ponderBin, "-p", "hello")
+	cmd.Dir, cmd.Env = w.dir, w.env()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := w.srv.WaitFor(ctx, func(r []fakemodel.Request) bool { return len(r) == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("took %s to stop after Ctrl-C", d)
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit %v, stderr %q", err, stderr.String())
+	}
+	// The fake saw the client go away.
+	if err := w.srv.WaitFor(ctx, func(r []fakemodel.Request) bool { return r[0].Outcome == fakemodel.OutcomeCanceled }); err != nil {
+		t.Fatalf("the request was not cancelled: %+v", w.srv.Requests()[0])
 	}
 }

@@ -90,7 +90,7 @@ func (w *writer) streamJSON(e event.Event) {
 		w.sessionID = e.SessionID
 		w.line(map[string]any{"type": "system", "subtype": "init", "session_id": e.SessionID, "model": e.Model,
 			"permission_mode": e.Mode, "cwd": e.Cwd, "tools": e.Tools, "resumed": e.Resumed, "version": event.Version})
-	case event.TextDelta, event.QuestionClosed:
+	case event.TextDelta, event.QuestionClosed, event.TurnFinished:
 	case event.AssistantMessage:
 		w.line(map[string]any{"type": "assistant", "message": e.Message, "agent_id": e.AgentID, "session_id": w.sessionID, "usage": e.Usage})
 	case event.UserMessage:
