@@ -143,3 +143,11 @@ func (a *Agent) Continue(ctx context.Context, results []llm.Block) (Result, erro
 // turn that ends as soon as they are known (the conversation is about to be
 // cleared, so no reminder is spent on it).
 func (a *Agent) Record(results []llm.Block) error { return a.appendUser(results, false) }
+
+// ReplaceHistory swaps the conversation for msgs (after compaction). The
+// caller records the change in the transcript.
+func (a *Agent) ReplaceHistory(msgs []llm.Message) {
+	a.mu.Lock()
+	a.history = append([]llm.Message(nil), msgs...)
+	a.mu.Unlock()
+}

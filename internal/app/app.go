@@ -103,7 +103,6 @@ type App struct {
 	lastState []byte
 	system    string
 	asker     permission.Asker
-	firstSend bool
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.
@@ -130,7 +129,7 @@ func New(opts Options) (*App, error) {
 	if err != nil {
 		return nil, &UsageError{Msg: "settings: " + err.Error()}
 	}
-	a := &App{opts: opts, Config: cfg, Dir: dir, Bus: event.NewBus(), Store: session.NewStore(cfg.ConfigDir, dir), firstSend: true}
+	a := &App{opts: opts, Config: cfg, Dir: dir, Bus: event.NewBus(), Store: session.NewStore(cfg.ConfigDir, dir)}
 	for _, w := range cfg.Warnings {
 		a.Warnings = append(a.Warnings, "settings: "+w.String())
 	}

@@ -135,7 +135,7 @@ func (a *App) closeDanglingCalls(history []llm.Message) []llm.Message {
 func (a *App) newMain(history []llm.Message) *agent.Agent {
 	return agent.New(agent.Config{
 		Provider: a.Provider,
-		Model:    a.Models.ForMode,
+		Model:    a.modelFor,
 		System:   a.system,
 		MaxTurns: a.opts.MaxTurns,
 		Tools:    a.Tools,
@@ -147,4 +147,11 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 		Emit:     a.emit,
 		Log:      a.Log,
 	}, history)
+}
+
+// modelFor picks the model of the main conversation's next request.
+func (a *App) modelFor(mode permission.Mode) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.Models.ForMode(mode)
 }

@@ -15,13 +15,14 @@ import (
 type Models struct {
 	Main    string
 	Explore string
-	Plan    string
+	// Plan is used in plan mode; empty means the main model.
+	Plan string
 }
 
 // ForMode returns the model for a request of the main conversation: the
-// plan-mode model while in plan mode.
+// plan-mode model, when one is configured, while in plan mode.
 func (m Models) ForMode(mode permission.Mode) string {
-	if mode == permission.ModePlan {
+	if mode == permission.ModePlan && m.Plan != "" {
 		return m.Plan
 	}
 	return m.Main
@@ -100,6 +101,6 @@ func pickModels(provider, flag string, cfg *config.Config) Models {
 		fast = m.Main
 	}
 	m.Explore = config.Str(s.Models.Explore, fast)
-	m.Plan = config.Str(s.PlanMode.Model, config.Str(s.Models.Plan, m.Main))
+	m.Plan = config.Str(s.PlanMode.Model, config.Str(s.Models.Plan, ""))
 	return m
 }

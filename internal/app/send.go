@@ -95,13 +95,9 @@ func (a *App) Send(ctx context.Context, text string) (agent.Result, error) {
 		return agent.Result{}, fmt.Errorf("%w: answer it first (headless: --approve-plan or --reject-plan)", ErrPlanPending)
 	}
 	a.mu.Lock()
-	first := a.firstSend
-	a.firstSend = false
 	main := a.main
 	a.mu.Unlock()
-	if first {
-		a.Plan.SetTaskHint(text)
-	}
+	a.Plan.SetTaskHint(text)
 	res, err := main.Run(ctx, text)
 	return a.finish(ctx, res, err)
 }

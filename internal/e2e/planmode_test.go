@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -199,6 +200,10 @@ func TestHeadlessPendingThenResumeWithApproval(t *testing.T) {
 		}
 		if w.read("hello.txt") != "<missing>" {
 			t.Fatal("changed before approval")
+		}
+		// The plan file is named after the task (F10).
+		if base := filepath.Base(fmt.Sprint(res["plan_file"])); !strings.HasPrefix(base, "add-greeting-") || strings.Count(base, "-") != 3 {
+			t.Fatalf("plan file name %q does not start with the task's words", base)
 		}
 		id := fmt.Sprint(res["session_id"])
 		// Sending a new prompt while the approval waits is refused.

@@ -80,6 +80,7 @@ func Run(ctx context.Context, o Options) int {
 	if streaming {
 		ctl = newControl(a, w)
 	}
+	a.SetTaskHint(o.Prompt)
 	if err := a.Start(); err != nil {
 		return fail(exitCode(err), err)
 	}

@@ -87,11 +87,12 @@ func (s *Session) SetSlug(slug string) {
 	s.mu.Unlock()
 }
 
-// SetTaskHint gives the task's description so that the plan file's name,
-// if not made yet, starts with a few words of it.
+// SetTaskHint gives the latest task description, so that the plan file's
+// name, when it is made (on entering plan mode), starts with a few words of
+// the task at hand.
 func (s *Session) SetTaskHint(task string) {
 	s.mu.Lock()
-	if s.st.Slug == "" && s.hint == "" {
+	if s.st.Slug == "" {
 		s.hint = task
 	}
 	s.mu.Unlock()
@@ -122,6 +123,9 @@ func (s *Session) ReadPlan(agentID string) (string, bool) {
 }
 
 func (s *Session) readPlanLocked(agentID string) (string, bool) {
+	if s.st.Slug == "" {
+		return "", false // no name yet, so no plan yet
+	}
 	path := s.planFileLocked(agentID)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -1,0 +1,132 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/todo"
+)
+
+// PlanOutcome says what a /plan command did and what the front end should
+// do next.
+type PlanOutcome struct {
+	// Message is shown to the user.
+	Message string
+	// Query, when set, is sent to the model at once (/plan <description>).
+	Query string
+	// Plan and PlanFile are set when the current plan should be shown.
+	Plan     string
+	PlanFile string
+	// OpenEditor is set when the plan file should be opened in the editor.
+	OpenEditor string
+	// Refused says the command could not run now.
+	Refused bool
+}
+
+// PlanCommand carries out /plan [open|description]: outside plan mode it
+// enters plan mode (and with a description starts planning it); in plan
+// mode it shows the plan, or opens it with "open". While a turn runs the
+// mode must not change under the model, so the command is refused.
+func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
+	args = strings.TrimSpace(args)
+	if a.Plan.Mode() != permission.ModePlan {
+		if turnRunning {
+			return PlanOutcome{Refused: true, Message: "A turn is running. Wait for it to finish, or press Esc to interrupt it, then use /plan."}
+		}
+		if args != "" && args != "open" {
+			a.Plan.SetTaskHint(args)
+		}
+		a.Plan.SetMode(permission.ModePlan, planmode.ViaSlash)
+		out := PlanOutcome{Message: "Plan mode is on: ponder will explore and write a plan to " + a.Plan.PlanFile("") + " before changing anything."}
+		if args != "" && args != "open" {
+			out.Query = args
+		}
+		return out
+	}
+	path := a.Plan.PlanFile("")
+	plan, ok := a.Plan.ReadPlan("")
+	if !ok || strings.TrimSpace(plan) == "" {
+		return PlanOutcome{Message: "Already in plan mode. No plan written yet (it will be " + path + ")."}
+	}
+	if first, _, _ := strings.Cut(args, " "); first == "open" {
+		return PlanOutcome{OpenEditor: path}
+	}
+	return PlanOutcome{Plan: plan, PlanFile: path}
+}
+
+// SetTaskHint tells the app the task about to be given, so that a plan
+// file made when the session starts in plan mode is named after it.
+func (a *App) SetTaskHint(task string) { a.Plan.SetTaskHint(task) }
+
+// CycleMode moves to the next mode of the Shift+Tab cycle through the one
+// transition function, so leaving plan mode this way tells the model too.
+func (a *App) CycleMode() planmode.Change {
+	return a.Plan.SetMode(a.Plan.NextMode(), planmode.ViaTUI)
+}
+
+// EditorCommand returns the command that opens path in the user's editor:
+// $VISUAL, else $EDITOR, else vi. The variables may carry arguments
+// ("code --wait").
+func (a *App) EditorCommand(path string) (*exec.Cmd, error) {
+	editor := a.opts.Getenv("VISUAL")
+	if editor == "" {
+		editor = a.opts.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	parts := strings.Fields(editor)
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("cannot read the editor command %q", editor)
+	}
+	if _, err := exec.LookPath(parts[0]); err != nil {
+		return nil, fmt.Errorf("the editor %q was not found (set $VISUAL or $EDITOR)", parts[0])
+	}
+	cmd := exec.Command(parts[0], append(parts[1:], path)...)
+	cmd.Dir = a.Dir
+	return cmd, nil
+}
+
+// Clear starts a fresh conversation in the same session; the mode and the
+// plan file stay.
+func (a *App) Clear() {
+	a.clearConversation()
+	a.emit(event.Notice{Level: "info", Text: "Conversation cleared."})
+}
+
+// SetModel changes the main model from the next request on.
+func (a *App) SetModel(name string) error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return errors.New("give a model name")
+	}
+	a.mu.Lock()
+	a.Models.Main = name
+	a.mu.Unlock()
+	return nil
+}
+
+// Todos returns the main conversation's todo list.
+func (a *App) Todos() ([]todo.Item, error) {
+	return todo.Load(a.todoPath(""))
+}
+
+// Sessions lists this project's sessions, newest first.
+func (a *App) Sessions() ([]session.Info, error) { return a.Store.List() }
+
+// Options returns the options the app was built with, so a front end can
+// build another one (to resume a different session).
+func (a *App) Options() Options { return a.opts }
+
+// ReadFile reads a file for a front end (an edited plan coming back).
+func ReadFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	return string(data), err
+}
