@@ -15,8 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponder-agent/ponder/internal/app"
+	"github.com/ponder-agent/ponder/internal/demo"
 	"github.com/ponder-agent/ponder/internal/headless"
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/tui"
 )
 
 // Version is set at build time with -ldflags "-X .../cli.Version=…".
@@ -123,7 +126,7 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", headless.PolicyPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
-	cmd.AddCommand(newVersionCmd())
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io))
 	return cmd
 }
 
@@ -149,7 +152,10 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		SessionID:     o.sessionID,
 	}
 	if !o.print {
-		return errors.New("the interactive interface is not available in this build; use -p for a headless run")
+		if !io.InIsTerminal {
+			return errors.New("the interactive interface needs a terminal; use -p for a headless run")
+		}
+		return tui.Run(ctx, tui.Options{App: appOpts, Prompt: prompt})
 	}
 	if prompt == "" && o.inputFormat != headless.FormatStreamJSON && !io.InIsTerminal && io.In != nil {
 		data, err := readAll(io.In)
@@ -234,6 +240,33 @@ func newVersionCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
 			fmt.Fprintln(cmd.OutOrStdout(), "ponder "+Version)
+		},
+	}
+}
+
+func newDemoCmd(io IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "demo",
+		Short: "Try ponder's interface on a scripted session (no API key needed)",
+		Long: `demo opens the interactive interface on a scratch copy of a tiny project,
+with a scripted stand-in for the model that walks through plan mode:
+exploring, writing a plan, the approval dialog, and the implementation.
+No model is called and nothing outside the scratch directory changes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !io.InIsTerminal {
+				return errors.New("the demo needs a terminal")
+			}
+			dir, cfg, err := demo.Scratch()
+			if err != nil {
+				return fmt.Errorf("preparing the demo project: %w", err)
+			}
+			fmt.Fprintf(io.Err, "ponder demo: a scripted session in %s\n", dir)
+			return tui.Run(cmd.Context(), tui.Options{
+				App:     app.Options{Dir: dir, ConfigDir: cfg, Model: "scripted-demo", LLM: fakemodel.NewProvider(demo.Script()), Getenv: func(string) string { return "" }},
+				Demo:    demo.Label,
+				Prefill: demo.Prompt,
+			})
 		},
 	}
 }

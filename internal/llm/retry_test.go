@@ -103,6 +103,7 @@ func TestRetryAfterIsHonouredAndCapped(t *testing.T) {
 func TestCancelDuringBackoff(t *testing.T) {
 	s := &scripted{errs: []error{&APIError{Status: 500}}}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	p := WithRetry(s, RetryPolicy{MaxAttempts: 4, BaseDelay: time.Hour, MaxDelay: time.Hour})
 	var err error
 	for ev, e := range p.Stream(ctx, Request{}) {

@@ -1,0 +1,193 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ponder-agent/ponder/internal/todo"
+)
+
+// slashCommand is one command of the / menu.
+type slashCommand struct {
+	name, args, help string
+}
+
+var slashCommands = []slashCommand{
+	{"/plan", "[open|description]", "enter plan mode, plan a task, or show the plan"},
+	{"/clear", "", "start a fresh conversation"},
+	{"/compact", "[instructions]", "summarise the conversation to free context"},
+	{"/resume", "", "pick an earlier session of this project"},
+	{"/model", "[name]", "show or change the model"},
+	{"/todos", "", "show the todo list"},
+	{"/help", "", "keys and commands"},
+	{"/exit", "", "quit ponder"},
+}
+
+// menu is the completion list shown while typing a command.
+type menu struct {
+	open     bool
+	matches  []slashCommand
+	selected int
+}
+
+// updateMenu opens the menu while the input is a command name being typed.
+func (m *Model) updateMenu() {
+	v := m.in.Value()
+	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
+		m.menu.open = false
+		return
+	}
+	var matches []slashCommand
+	for _, c := range slashCommands {
+		if strings.HasPrefix(c.name, v) {
+			matches = append(matches, c)
+		}
+	}
+	m.menu = menu{open: len(matches) > 0, matches: matches, selected: min(m.menu.selected, max(0, len(matches)-1))}
+}
+
+// menuKey moves through the menu and completes the selected command.
+func (m *Model) menuKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch k.String() {
+	case "up":
+		m.menu.selected = (m.menu.selected + len(m.menu.matches) - 1) % len(m.menu.matches)
+		return nil, true
+	case "down":
+		m.menu.selected = (m.menu.selected + 1) % len(m.menu.matches)
+		return nil, true
+	case "tab":
+		c := m.menu.matches[m.menu.selected]
+		text := c.name
+		if c.args != "" {
+			text += " "
+		}
+		m.in.SetValue(text)
+		m.updateMenu()
+		return nil, true
+	case "enter":
+		// Enter on a partly typed command runs the selected one.
+		c := m.menu.matches[m.menu.selected]
+		m.in.Reset()
+		m.menu.open = false
+		m.in.AddHistory(c.name)
+		return m.command(c.name), true
+	}
+	return nil, false
+}
+
+// command runs a slash command.
+func (m *Model) command(line string) tea.Cmd {
+	name, args, _ := strings.Cut(line, " ")
+	args = strings.TrimSpace(args)
+	switch name {
+	case "/plan":
+		return m.planCommand(args)
+	case "/clear":
+		if m.running {
+			m.hint = "Wait for the turn to finish, or press Esc, before clearing."
+			return nil
+		}
+		m.app.Clear()
+		m.conv = newConversation(m.th)
+		m.todos = nil
+	case "/compact":
+		return m.compact(args)
+	case "/resume":
+		if m.running {
+			m.hint = "Wait for the turn to finish, or press Esc, before switching sessions."
+			return nil
+		}
+		return m.openResumePicker()
+	case "/model":
+		if args == "" {
+			m.conv.notice("info", "Model: "+m.app.Models.Main+". Use /model NAME to change it.")
+			return nil
+		}
+		if err := m.app.SetModel(args); err != nil {
+			m.conv.notice("warning", err.Error())
+			return nil
+		}
+		m.conv.notice("info", "Model changed to "+args+" from the next request on.")
+	case "/todos":
+		m.showTodos()
+	case "/help":
+		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText()})
+	case "/exit", "/quit":
+		return tea.Quit
+	default:
+		m.conv.notice("warning", fmt.Sprintf("Unknown command %s. Type / to see the commands.", name))
+	}
+	return nil
+}
+
+// planCommand runs /plan through the app, which owns what it means.
+func (m *Model) planCommand(args string) tea.Cmd {
+	out := m.app.PlanCommand(args, m.running)
+	switch {
+	case out.Refused:
+		m.hint = out.Message
+	case out.OpenEditor != "":
+		return m.runEditor("plan", out.OpenEditor)
+	case out.Plan != "":
+		m.conv.add(&item{kind: itemPlan, text: out.Plan, title: out.PlanFile})
+	default:
+		m.conv.notice("info", out.Message)
+	}
+	if out.Query != "" {
+		return m.sendTurn(out.Query)
+	}
+	return nil
+}
+
+func (m *Model) showTodos() {
+	items, err := m.app.Todos()
+	if err != nil {
+		m.conv.notice("warning", err.Error())
+	}
+	if len(items) == 0 {
+		m.conv.notice("info", "No todo list yet.")
+		return
+	}
+	m.conv.add(&item{kind: itemNotice, title: "info", text: "Todos:\n" + todoLines(items, m.th)})
+}
+
+func todoLines(items []todo.Item, th theme) string {
+	var b strings.Builder
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		switch it.Status {
+		case todo.Completed:
+			b.WriteString(th.dim.Render("  ☑ " + it.Content))
+		case todo.InProgress:
+			b.WriteString(th.accent.Render("  ▶ " + it.ActiveForm))
+		default:
+			b.WriteString("  ☐ " + it.Content)
+		}
+	}
+	return b.String()
+}
+
+func helpText() string {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range slashCommands {
+		fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+	}
+	b.WriteString("Keys:\n")
+	for _, k := range [][2]string{
+		{"enter", "send (shift+enter, alt+enter or \\ at line end: new line)"},
+		{"shift+tab", "cycle mode: default, accept edits, plan mode"},
+		{"esc", "interrupt the model"},
+		{"ctrl+g", "open the plan in $VISUAL / $EDITOR"},
+		{"ctrl+o", "show tool results in full"},
+		{"pgup/pgdn", "scroll the conversation"},
+		{"ctrl+c ×2", "quit"},
+	} {
+		fmt.Fprintf(&b, "  %-10s %s\n", k[0], k[1])
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,154 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/todo"
+)
+
+// handleEvent folds one session event into the interface.
+func (m *Model) handleEvent(e event.Event) tea.Cmd {
+	c := m.conv
+	switch e := e.(type) {
+	case event.TextDelta:
+		if e.AgentID != "" {
+			return nil
+		}
+		it := c.streaming("")
+		it.text += e.Text
+		it.invalidate()
+	case event.Retrying:
+		c.dropStreaming(e.AgentID)
+		c.notice("warning", fmt.Sprintf("The model request failed (%s); trying again.", e.Error))
+	case event.AssistantMessage:
+		m.tokens += e.Usage.OutputTokens
+		if e.AgentID != "" {
+			m.agentStep(e.AgentID, "")
+			return nil
+		}
+		c.finishStreaming("", messageText(e.Message))
+	case event.ToolStarted:
+		if e.AgentID != "" {
+			m.agentStep(e.AgentID, e.Name+"("+toolArgument(e.Name, e.Input)+")")
+			return nil
+		}
+		c.toolStarted(e.AgentID, e.ID, e.Name, e.Input)
+	case event.ToolFinished:
+		if items, ok := e.Data.([]todo.Item); ok && e.AgentID == "" {
+			m.todos = items
+		}
+		if e.AgentID != "" {
+			return nil
+		}
+		c.toolFinished(e.AgentID, e.ID, e.Name, e.Content, e.Summary, e.IsError, e.Duration)
+	case event.ToolRefused:
+		if e.AgentID != "" {
+			m.agentStep(e.AgentID, e.Tool+" refused")
+			return nil
+		}
+		c.toolRefused(e.AgentID, e.ID, e.Tool, e.Input, e.Reason)
+	case event.Notice:
+		if e.Text != "" {
+			c.notice(e.Level, e.Text)
+		}
+	case event.ModeChanged:
+		c.notice("info", "Mode: "+permission.Mode(e.To).Title()+".")
+	case event.PlanModeEntered:
+		m.phase = "explore"
+		c.notice("info", "Plan mode: ponder explores read-only and writes its plan to "+e.PlanFile+".")
+	case event.PlanPhase:
+		m.phase = e.Phase
+	case event.PlanApproved:
+		m.phase = ""
+		msg := "Plan approved; now in " + permission.Mode(e.Mode).Title() + "."
+		if e.Edited {
+			msg = "Plan approved with your edits; now in " + permission.Mode(e.Mode).Title() + "."
+		}
+		c.notice("info", msg)
+	case event.PlanRejected:
+		if e.Interrupted {
+			c.notice("warning", "Nobody approved the plan; plan mode stays on.")
+		} else {
+			c.notice("info", "Plan sent back: "+firstLine(e.Feedback))
+		}
+	case event.PlanImplement:
+		c.notice("info", "Starting a fresh conversation from the approved plan.")
+	case event.QuestionAsked:
+		m.openDialog(e.Question)
+	case event.QuestionClosed:
+		m.closeDialog(e.ID)
+	}
+	return nil
+}
+
+// agentStep records a subagent's progress under the Task call that
+// launched it (the latest running Task call).
+func (m *Model) agentStep(agentID, step string) {
+	if step == "" {
+		return
+	}
+	for i := len(m.conv.items) - 1; i >= 0; i-- {
+		it := m.conv.items[i]
+		if it.kind == itemTool && it.tool == "Task" && it.status == toolRunning {
+			it.children = append(it.children, step)
+			if len(it.children) > 5 {
+				it.children = it.children[len(it.children)-5:]
+			}
+			it.invalidate()
+			return
+		}
+	}
+}
+
+func messageText(msg event.Message) string {
+	var parts []string
+	for _, b := range msg.Content {
+		if b.Type == string(llm.BlockText) && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// loadHistory shows a resumed conversation.
+func (m *Model) loadHistory() {
+	hist := m.app.Main().History()
+	results := map[string]llm.Block{}
+	for _, msg := range hist {
+		for _, b := range msg.Content {
+			if b.Type == llm.BlockToolResult {
+				results[b.ToolUseID] = b
+			}
+		}
+	}
+	for _, msg := range hist {
+		switch msg.Role {
+		case llm.RoleUser:
+			if t := msg.Text(); strings.TrimSpace(t) != "" {
+				m.conv.add(&item{kind: itemUser, text: t})
+			}
+		case llm.RoleAssistant:
+			if t := msg.Text(); strings.TrimSpace(t) != "" {
+				m.conv.add(&item{kind: itemAssistant, text: t})
+			}
+			for _, u := range msg.ToolUses() {
+				it := m.conv.add(&item{kind: itemTool, toolID: u.ID, tool: u.Name, input: u.Input, status: toolDone})
+				if r, ok := results[u.ID]; ok {
+					it.result = r.Content
+					if r.IsError {
+						it.status = toolFailed
+					}
+				}
+			}
+		}
+	}
+	if len(hist) > 0 {
+		m.conv.notice("info", fmt.Sprintf("Resumed session %s.", m.app.ID))
+	}
+}

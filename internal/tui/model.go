@@ -1,0 +1,210 @@
+// Package tui is ponder's interactive terminal interface, built on
+// bubbletea. It is a front end only: it renders the session's events and
+// answers its questions through package app, and holds no plan-mode rule
+// of its own.
+package tui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/app"
+	"github.com/ponder-agent/ponder/internal/todo"
+	"github.com/ponder-agent/ponder/internal/tui/input"
+)
+
+// Messages the model handles besides terminal input.
+type (
+	eventMsg    struct{ e event.Event }
+	eventsEnded struct{}
+	turnDone    struct {
+		res agent.Result
+		err error
+	}
+	tickMsg    struct{}
+	editorDone struct {
+		purpose string // "plan" or "approval"
+		path    string
+		err     error
+	}
+	resumed struct {
+		a   *app.App
+		err error
+	}
+)
+
+// Model is the whole interface.
+type Model struct {
+	app  *app.App
+	th   theme
+	demo string // a label shown when the session is scripted
+
+	width, height int
+	conv          *conversation
+	in            input.Model
+	scroll        int // lines scrolled up from the bottom
+
+	events     <-chan event.Event
+	stopEvents func()
+
+	running   bool
+	cancel    context.CancelFunc
+	turnStart time.Time
+	tokens    int
+	frame     int
+	queued    []string
+
+	dialogs []dialog
+	menu    menu
+
+	todos   []todo.Item
+	phase   string
+	lastCtl time.Time // last Ctrl+C
+	hint    string    // a transient line above the status bar
+	now     func() time.Time
+	first   string // a prompt to send at start
+}
+
+// newModel builds the interface over a started app.
+func newModel(a *app.App, th theme) *Model {
+	m := &Model{app: a, th: th, conv: newConversation(th), in: input.New(), width: 100, height: 30, now: time.Now}
+	m.events, m.stopEvents = a.Bus.Subscribe(1024)
+	m.in.Focus()
+	m.in.SetPlaceholder("Ask ponder to do something, or / for commands")
+	m.loadHistory()
+	return m
+}
+
+// Init starts listening to the session.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.waitEvent()}
+	if m.first != "" {
+		text := m.first
+		m.first = ""
+		cmds = append(cmds, func() tea.Msg { return input.Submitted{Text: text} })
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) waitEvent() tea.Cmd {
+	ch := m.events
+	return func() tea.Msg {
+		e, ok := <-ch
+		if !ok {
+			return eventsEnded{}
+		}
+		return eventMsg{e}
+	}
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.in.SetWidth(m.width - 2)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if len(m.dialogs) > 0 {
+			return m, m.dialogKey(msg)
+		}
+		var cmd tea.Cmd
+		m.in, cmd = m.in.Update(msg)
+		return m, cmd
+	case input.Submitted:
+		return m, m.submit(msg.Text)
+	case eventMsg:
+		cmd := m.handleEvent(msg.e)
+		return m, tea.Batch(cmd, m.waitEvent())
+	case eventsEnded:
+		return m, nil
+	case turnDone:
+		return m, m.turnEnded(msg)
+	case tickMsg:
+		if !m.running {
+			return m, nil
+		}
+		m.frame++
+		return m, tick()
+	case editorDone:
+		return m, m.editorReturned(msg)
+	case resumed:
+		return m, m.switchApp(msg)
+	case compacted:
+		m.running = false
+		if m.cancel != nil {
+			m.cancel()
+			m.cancel = nil
+		}
+		if msg.err != nil {
+			m.conv.notice("warning", msg.err.Error())
+		}
+		return m, nil
+	}
+	return m, nil
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// sendTurn starts a turn with text.
+func (m *Model) sendTurn(text string) tea.Cmd {
+	if m.running {
+		m.queued = append(m.queued, text)
+		m.hint = "Queued; it will be sent when the current turn ends."
+		return nil
+	}
+	m.conv.add(&item{kind: itemUser, text: text})
+	m.scroll = 0
+	ctx, cancel := context.WithCancel(context.Background())
+	m.running, m.cancel, m.turnStart, m.frame = true, cancel, m.now(), 0
+	a := m.app
+	return tea.Batch(tick(), func() tea.Msg {
+		res, err := a.Send(ctx, text)
+		return turnDone{res: res, err: err}
+	})
+}
+
+func (m *Model) turnEnded(msg turnDone) tea.Cmd {
+	m.running = false
+	if m.cancel != nil {
+		m.cancel()
+		m.cancel = nil
+	}
+	switch {
+	case msg.err != nil:
+		m.conv.notice("warning", msg.err.Error())
+	case msg.res.StopReason == agent.StopInterrupted:
+		m.conv.notice("info", "Interrupted. Tell ponder what to do instead.")
+	case msg.res.StopReason == agent.StopMaxTurns:
+		m.conv.notice("warning", "Stopped after the maximum number of model requests.")
+	}
+	if len(m.queued) > 0 {
+		next := m.queued[0]
+		m.queued = m.queued[1:]
+		m.hint = ""
+		return m.sendTurn(next)
+	}
+	return nil
+}
+
+// interrupt cancels the running turn; questions it asked are withdrawn.
+func (m *Model) interrupt() {
+	if m.running && m.cancel != nil {
+		m.cancel()
+		m.queued = nil
+	}
+}
+
+// Close releases the session.
+func (m *Model) Close() {
+	m.interrupt()
+	m.stopEvents()
+}

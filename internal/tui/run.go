@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ponder-agent/ponder/internal/app"
+)
+
+// Options configure the interface.
+type Options struct {
+	App app.Options
+	// Prompt is sent as soon as the interface starts.
+	Prompt string
+	// Demo labels a scripted session in the status line.
+	Demo string
+	// Prefill puts text in the input box without sending it.
+	Prefill string
+	In      io.Reader
+	Out     io.Writer
+}
+
+// Run shows the interface until the user quits.
+func Run(ctx context.Context, o Options) error {
+	opts := o.App
+	opts.Interactive = true
+	opts.Asker = nil // questions go to the app's broker and from there to dialogs
+	a, err := app.New(opts)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	th := colourTheme()
+	if os.Getenv("NO_COLOR") != "" {
+		th = plainTheme()
+	}
+	m := newModel(a, th)
+	defer m.Close()
+	m.demo, m.first = o.Demo, o.Prompt
+	if o.Prefill != "" {
+		m.in.SetValue(o.Prefill)
+	}
+	a.SetTaskHint(o.Prompt)
+	if err := a.Start(); err != nil {
+		return err
+	}
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if o.In != nil {
+		popts = append(popts, tea.WithInput(o.In))
+	}
+	if o.Out != nil {
+		popts = append(popts, tea.WithOutput(o.Out))
+	}
+	p := tea.NewProgram(m, popts...)
+	if _, err := p.Run(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("terminal interface: %w", err)
+	}
+	return nil
+}

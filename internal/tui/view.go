@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/todo"
+)
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// View draws the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "ponder"
+	return v
+}
+
+// render lays the screen out: the conversation fills what the panels
+// below it leave.
+func (m *Model) render() string {
+	w := max(30, m.width)
+	bottom := m.bottom(w)
+	convH := max(1, m.height-len(bottom))
+	lines := m.conv.lines(w)
+	end := max(0, len(lines)-m.scroll)
+	m.scroll = len(lines) - end
+	start := max(0, end-convH)
+	out := make([]string, 0, m.height)
+	for range convH - (end - start) {
+		out = append(out, "")
+	}
+	out = append(out, lines[start:end]...)
+	out = append(out, bottom...)
+	return strings.Join(out, "\n")
+}
+
+// convHeight is the height of the conversation area.
+func (m *Model) convHeight() int { return max(1, m.height-len(m.bottom(max(30, m.width)))) }
+
+// bottom returns the lines under the conversation, top to bottom.
+func (m *Model) bottom(w int) []string {
+	var out []string
+	if lines := m.todoPanel(); lines != "" {
+		out = append(out, strings.Split(lines, "\n")...)
+	}
+	if m.running {
+		out = append(out, m.spinnerLine(w))
+	}
+	if m.hint != "" {
+		out = append(out, m.th.warn.Render(ansi.Truncate(m.hint, w, "…")))
+	}
+	if hint := m.planHint(w); hint != "" {
+		out = append(out, hint)
+	}
+	if d := m.activeDialog(); d != nil {
+		out = append(out, strings.Split(d.view(w, m.height-4), "\n")...)
+	} else {
+		out = append(out, m.th.inputBorder.Render(strings.Repeat("─", w)))
+		out = append(out, strings.Split(m.in.View(), "\n")...)
+		if m.menu.open {
+			out = append(out, m.menuLines(w)...)
+		}
+	}
+	return append(out, m.statusLine(w))
+}
+
+func (m *Model) spinnerLine(w int) string {
+	el := m.now().Sub(m.turnStart).Truncate(time.Second)
+	s := fmt.Sprintf("%s Working… %s", spinnerFrames[m.frame%len(spinnerFrames)], el)
+	if m.tokens > 0 {
+		s += fmt.Sprintf(" · ↓ %s tokens", compact(m.tokens))
+	}
+	s += " · esc to interrupt"
+	return m.th.accent.Render(ansi.Truncate(s, w, "…"))
+}
+
+// planHint names the plan file and the planning phase while in plan mode.
+func (m *Model) planHint(w int) string {
+	if m.app.Mode() != permission.ModePlan {
+		return ""
+	}
+	s := "◆ planning · plan file " + tildePath(m.app.Plan.PlanFile(""))
+	if m.phase != "" {
+		s += " · phase: " + m.phase
+	}
+	s += " · ponder changes nothing else until you approve"
+	return m.th.planHint.Render(ansi.Truncate(s, w, "…"))
+}
+
+// statusLine shows the mode in words, the model and the directory.
+func (m *Model) statusLine(w int) string {
+	mode := m.app.Mode()
+	var badge string
+	switch mode {
+	case permission.ModePlan:
+		badge = m.th.modePlan.Render("plan mode")
+	case permission.ModeAcceptEdits:
+		badge = m.th.modeAccept.Render("accept edits")
+	case permission.ModeBypass:
+		badge = m.th.modeBypass.Render("bypass permissions")
+	default:
+		badge = m.th.modeDefault.Render("default")
+	}
+	left := badge + m.th.dim.Render(" · "+m.app.Models.Main+" · "+tildePath(m.app.Dir))
+	if m.demo != "" {
+		left += m.th.warn.Render(" · " + m.demo)
+	}
+	right := m.th.faint.Render("shift+tab mode · / commands")
+	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 2 {
+		return ansi.Truncate(left, w, "…")
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (m *Model) menuLines(w int) []string {
+	out := make([]string, 0, len(m.menu.matches))
+	for i, c := range m.menu.matches {
+		line := fmt.Sprintf("  %-10s %-20s %s", c.name, c.args, c.help)
+		style := m.th.dim
+		if i == m.menu.selected {
+			line, style = "❯"+line[1:], m.th.selected
+		}
+		out = append(out, style.Render(ansi.Truncate(line, w, "…")))
+	}
+	return out
+}
+
+// todoPanel shows the todo list while work on it is under way.
+func (m *Model) todoPanel() string {
+	done := 0
+	for _, it := range m.todos {
+		if it.Status == todo.Completed {
+			done++
+		}
+	}
+	if len(m.todos) == 0 || (done == len(m.todos) && !m.running) {
+		return ""
+	}
+	return m.th.dim.Render(fmt.Sprintf("Todos %d/%d", done, len(m.todos))) + "\n" + todoLines(m.todos, m.th)
+}
+
+// tildePath shortens a path under the home directory.
+func tildePath(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.Join("~", rel)
+		}
+	}
+	return p
+}
+
+// display shortens every path under the home directory in a text meant
+// for the screen.
+func display(s string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, home+string(filepath.Separator), "~"+string(filepath.Separator))
+}
+
+func compact(n int) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%.1fk", float64(n)/1000)
+}
