@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 )
@@ -13,7 +14,10 @@ import (
 //go:embed prompt.md
 var promptText string
 
-var promptTemplate = template.Must(template.New("system").Parse(promptText))
+// promptTemplate is parsed on first use, not at start-up.
+var promptTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("system").Parse(promptText))
+})
 
 // promptInfo is what the system prompt describes.
 type promptInfo struct {
@@ -46,7 +50,7 @@ func systemPrompt(dir string, now time.Time, tools map[string]bool) string {
 	}
 	info.Instructions, info.InstructionsFile = projectInstructions(dir)
 	var b strings.Builder
-	if err := promptTemplate.Execute(&b, info); err != nil {
+	if err := promptTemplate().Execute(&b, info); err != nil {
 		panic(err) // the template is part of the binary
 	}
 	return b.String()

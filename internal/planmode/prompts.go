@@ -3,21 +3,25 @@ package planmode
 import (
 	"embed"
 	"strings"
+	"sync"
 	"text/template"
 )
 
 //go:embed prompts/*.md
 var promptFiles embed.FS
 
-// prompts holds every text plan mode gives the model, parsed once.
-var prompts = template.Must(template.New("").Funcs(template.FuncMap{
-	"plural": func(n int, one, many string) string {
-		if n == 1 {
-			return one
-		}
-		return many
-	},
-}).ParseFS(promptFiles, "prompts/*.md"))
+// prompts holds every text plan mode gives the model, parsed on first use
+// rather than at start-up, which runs that do not plan never pay for.
+var prompts = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"plural": func(n int, one, many string) string {
+			if n == 1 {
+				return one
+			}
+			return many
+		},
+	}).ParseFS(promptFiles, "prompts/*.md"))
+})
 
 // promptData is what the texts may refer to.
 type promptData struct {
@@ -48,7 +52,7 @@ func (s *Session) data(path string, exists bool) promptData {
 // render fills in the named text (prompts/<name>.md).
 func render(name string, d promptData) string {
 	var b strings.Builder
-	if err := prompts.ExecuteTemplate(&b, name+".md", d); err != nil {
+	if err := prompts().ExecuteTemplate(&b, name+".md", d); err != nil {
 		panic("planmode: text " + name + ": " + err.Error()) // the texts are part of the binary
 	}
 	return strings.TrimSpace(b.String())

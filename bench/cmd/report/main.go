@@ -69,6 +69,10 @@ func run(ponder string, runs, grepFiles int) error {
 	w("A 20-turn scripted session in process (each human turn is one tool round trip, so 40 model requests) against the in-process fake model: ponder spends **%.2f ms per model request** (%.2f ms per human turn) of its own, after subtracting the fake's %.2f ms per request measured by replaying the same requests. Target: ≤ 2 ms per turn.\n\n",
 		ms(per), 2*ms(per), ms(fake))
 
+	if err := renderSection(w); err != nil {
+		return err
+	}
+
 	if _, err := exec.LookPath("rg"); err != nil {
 		w("## Grep\n\nripgrep is not installed (`apt-get install ripgrep`), so the comparison was skipped.\n")
 	} else {
@@ -107,3 +111,26 @@ func run(ponder string, runs, grepFiles int) error {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// renderSection runs the terminal interface's frame benchmarks.
+func renderSection(w func(string, ...any)) error {
+	out, err := exec.Command("go", "test", "-run", "^$", "-bench", "BenchmarkRender", "-benchtime", "300x", "./internal/tui/").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("render benchmarks: %v\n%s", err, out)
+	}
+	w("## Drawing the interface\n\n")
+	w("One frame of the terminal interface over a conversation of about 2,000 rendered lines (user turns, markdown answers with lists and code, tool calls), 120×40 terminal. At 60 frames a second a frame may take 16 ms.\n\n")
+	w("| frame | time |\n|---|---|\n")
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "BenchmarkRender") {
+			continue
+		}
+		var ns float64
+		fmt.Sscanf(f[2], "%g", &ns)
+		name := map[string]string{"BenchmarkRenderFrame": "while an answer streams in (markdown re-rendered each delta)", "BenchmarkRenderKeystroke": "after a key press, nothing streaming"}[strings.SplitN(f[0], "-", 2)[0]]
+		w("| %s | %.2f ms |\n", name, ns/1e6)
+	}
+	w("\n")
+	return nil
+}
