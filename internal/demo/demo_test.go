@@ -70,4 +70,9 @@ func TestDemoScriptRunsThrough(t *testing.T) {
 	if !refused {
 		t.Fatal("the demo's early write was not refused by plan mode")
 	}
+	// Every step of the approving path is used; what is left serves the
+	// other paths (declining, clear-context, rejection, interruption).
+	if u := strings.Join(prov.Unused(), ","); u != "declined,implement fresh,implement fresh 2,rejected,interrupted,anything else" {
+		t.Errorf("unused replies %s", u)
+	}
 }

@@ -21,6 +21,11 @@ func planPath(r *fakemodel.Request) string {
 // noToolResults matches a request that starts a turn.
 func noToolResults(r *fakemodel.Request) bool { return len(r.LastUser().ToolResults) == 0 }
 
+// resultsOf matches the request that carries the results of n calls.
+func resultsOf(n int) func(*fakemodel.Request) bool {
+	return func(r *fakemodel.Request) bool { return len(r.LastUser().ToolResults) == n }
+}
+
 const plan = `# Add a --shout flag to greet
 
 ## Context
@@ -111,7 +116,7 @@ func script(paced bool) fakemodel.Script {
 				call("Grep", map[string]any{"pattern": "flag\\.", "output_mode": "content"}),
 				call("Bash", map[string]any{"command": "ls -la && wc -l main.go"}),
 			}},
-		{Name: "try to edit", When: fakemodel.Match{ToolResult: "wc"},
+		{Name: "try to edit", When: fakemodel.Match{Func: resultsOf(3)},
 			Text:      "There are no tests yet. Let me try to add one right away…",
 			ToolCalls: []fakemodel.ToolCall{call("Write", map[string]any{"file_path": "main_test.go", "content": "package main\n"})}},
 		{Name: "write plan", When: fakemodel.Match{ToolResult: "nothing but the plan file may change"},
@@ -133,7 +138,7 @@ func script(paced bool) fakemodel.Script {
 			ToolCalls: []fakemodel.ToolCall{
 				call("Read", map[string]any{"file_path": "main.go"}),
 			}},
-		{Name: "implement fresh 2", When: fakemodel.Match{ToolResult: "who to greet"},
+		{Name: "implement fresh 2", When: fakemodel.Match{FirstUser: "Carry out this approved plan", ToolResult: "who to greet"},
 			ToolCalls: []fakemodel.ToolCall{
 				call("Write", map[string]any{"file_path": "main.go", "content": newMain}),
 				call("Write", map[string]any{"file_path": "main_test.go", "content": newTest}),

@@ -93,7 +93,7 @@ func TestInterfacePlanApproveAndImplement(t *testing.T) {
 	term.typeText("/plan")
 	term.send("Enter")
 	s := term.waitFor("plan mode in the status bar", func(s string) bool { return strings.Contains(statusLine(s), "plan mode") })
-	if !strings.Contains(s, "◆ planning · plan file ~/config/plans/") {
+	if !strings.Contains(s, "◆ planning") || !strings.Contains(s, "plan file ~/config/plans/") {
 		t.Fatalf("no plan hint naming the plan file:\n%s", s)
 	}
 

@@ -197,7 +197,7 @@ func (c *conversation) renderTool(it *item, width int) string {
 	}
 	if c.expanded && it.result != "" {
 		for _, l := range strings.Split(strings.TrimRight(it.result, "\n"), "\n") {
-			lines = append(lines, th.dim.Render("  ⎿ "+ansi.Truncate(l, width-6, "…")))
+			lines = append(lines, th.dim.Render("  └ "+ansi.Truncate(l, width-6, "…")))
 		}
 	} else if body = display(body); body != "" {
 		style := th.dim
@@ -206,7 +206,7 @@ func (c *conversation) renderTool(it *item, width int) string {
 		} else if it.status == toolFailed {
 			style = th.errorText
 		}
-		lines = append(lines, style.Render("  ⎿ "+ansi.Truncate(body, width-6, "…")))
+		lines = append(lines, style.Render("  └ "+ansi.Truncate(body, width-6, "…")))
 	}
 	return strings.Join(lines, "\n")
 }

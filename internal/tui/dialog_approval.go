@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/markdown"
@@ -154,38 +155,40 @@ func (d *approvalDialog) view(width, height int) string {
 	th := d.th
 	inner := max(20, width-4)
 	planLines := strings.Split(strings.TrimRight(markdown.Render(d.plan, inner, th.markdown), "\n"), "\n")
-	chrome := 9 + len(d.options.labels)
-	if d.typing {
-		chrome += 2 + d.feedback.Height()
-	}
-	d.height = max(3, min(len(planLines), height-chrome))
-	d.offset = min(d.offset, max(0, len(planLines)-d.height))
-	shown := planLines[d.offset:min(len(planLines), d.offset+d.height)]
-	var b strings.Builder
 	path := tildePath(d.q.PlanFile)
 	if d.edited {
 		path += "  (edited by you)"
 	}
-	b.WriteString(th.dim.Render(path) + "\n")
-	b.WriteString(th.faint.Render(strings.Repeat("─", inner)) + "\n")
-	b.WriteString(strings.Join(shown, "\n") + "\n")
-	more := ""
-	if d.offset+d.height < len(planLines) {
-		more = "  ↓ more (pgdn)"
-	}
-	if d.offset > 0 {
-		more += "  ↑ (pgup)"
-	}
-	b.WriteString(th.faint.Render(strings.Repeat("─", inner)+more) + "\n\n")
-	b.WriteString("Would you like to proceed?\n")
-	b.WriteString(d.options.view(th, inner))
+	// Everything but the plan, to know how many plan lines fit: the
+	// frame adds four lines (borders, title, the blank under it).
+	rest := []string{"", "Would you like to proceed?", d.options.view(th, inner)}
 	if d.typing {
 		d.feedback.SetWidth(inner)
-		b.WriteString("\n\n" + d.feedback.View())
+		rest = append(rest, "", d.feedback.View())
 	}
 	if d.problem != "" {
-		b.WriteString("\n" + th.warn.Render(d.problem))
+		rest = append(rest, th.warn.Render(d.problem))
 	}
-	b.WriteString("\n\n" + th.faint.Render("enter select · pgup/pgdn scroll · ctrl+g edit the plan · esc dismiss (plan mode stays on)"))
+	rest = append(rest, "", th.faint.Render(ansi.Truncate("enter select · pgup/pgdn scroll · ctrl+g edit the plan · esc dismiss (plan mode stays on)", inner, "…")))
+	fixed := 4 + 3 // frame, then path and the two rules
+	for _, r := range rest {
+		fixed += strings.Count(r, "\n") + 1
+	}
+	d.height = max(3, min(len(planLines), height-fixed))
+	d.offset = min(d.offset, max(0, len(planLines)-d.height))
+	shown := planLines[d.offset:min(len(planLines), d.offset+d.height)]
+	more := ""
+	if d.offset+d.height < len(planLines) {
+		more = " ↓ more (pgdn)"
+	}
+	if d.offset > 0 {
+		more += " ↑ (pgup)"
+	}
+	var b strings.Builder
+	b.WriteString(th.dim.Render(ansi.Truncate(path, inner, "…")) + "\n")
+	b.WriteString(th.faint.Render(strings.Repeat("─", inner)) + "\n")
+	b.WriteString(strings.Join(shown, "\n") + "\n")
+	b.WriteString(th.faint.Render(strings.Repeat("─", max(0, inner-ansi.StringWidth(more)))+more) + "\n")
+	b.WriteString(strings.Join(rest, "\n"))
 	return frame(th, "Ready to code? Here is ponder's plan", b.String(), width)
 }

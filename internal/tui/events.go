@@ -33,6 +33,12 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 			return nil
 		}
 		c.finishStreaming("", messageText(e.Message))
+		// Tool calls appear in call order, whichever finishes first.
+		for _, b := range e.Message.Content {
+			if b.Type == string(llm.BlockToolUse) {
+				c.toolStarted("", b.ID, b.Name, b.Input)
+			}
+		}
 	case event.ToolStarted:
 		if e.AgentID != "" {
 			m.agentStep(e.AgentID, e.Name+"("+toolArgument(e.Name, e.Input)+")")
@@ -58,7 +64,9 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 			c.notice(e.Level, e.Text)
 		}
 	case event.ModeChanged:
-		c.notice("info", "Mode: "+permission.Mode(e.To).Title()+".")
+		if e.To != string(permission.ModePlan) { // entering plan mode has its own notice
+			c.notice("info", "Mode: "+permission.Mode(e.To).Title()+".")
+		}
 	case event.PlanModeEntered:
 		m.phase = "explore"
 		c.notice("info", "Plan mode: ponder explores read-only and writes its plan to "+e.PlanFile+".")

@@ -53,7 +53,7 @@ func (m *Model) bottom(w int) []string {
 		out = append(out, strings.Split(lines, "\n")...)
 	}
 	if m.running {
-		out = append(out, m.spinnerLine(w))
+		out = append(out, m.spinnerLine(w, m.activeDialog() != nil))
 	}
 	if m.hint != "" {
 		out = append(out, m.th.warn.Render(ansi.Truncate(m.hint, w, "…")))
@@ -62,7 +62,10 @@ func (m *Model) bottom(w int) []string {
 		out = append(out, hint)
 	}
 	if d := m.activeDialog(); d != nil {
-		out = append(out, strings.Split(d.view(w, m.height-4), "\n")...)
+		// The dialog gets what the other lines and a sliver of the
+		// conversation (two lines) leave.
+		room := m.height - len(out) - 1 - 2
+		out = append(out, strings.Split(d.view(w, max(8, room)), "\n")...)
 	} else {
 		out = append(out, m.th.inputBorder.Render(strings.Repeat("─", w)))
 		out = append(out, strings.Split(m.in.View(), "\n")...)
@@ -73,8 +76,11 @@ func (m *Model) bottom(w int) []string {
 	return append(out, m.statusLine(w))
 }
 
-func (m *Model) spinnerLine(w int) string {
+func (m *Model) spinnerLine(w int, waiting bool) string {
 	el := m.now().Sub(m.turnStart).Truncate(time.Second)
+	if waiting {
+		return m.th.accent.Render(ansi.Truncate(fmt.Sprintf("… Waiting for your answer · %s", el), w, "…"))
+	}
 	s := fmt.Sprintf("%s Working… %s", spinnerFrames[m.frame%len(spinnerFrames)], el)
 	if m.tokens > 0 {
 		s += fmt.Sprintf(" · ↓ %s tokens", compact(m.tokens))
@@ -88,11 +94,11 @@ func (m *Model) planHint(w int) string {
 	if m.app.Mode() != permission.ModePlan {
 		return ""
 	}
-	s := "◆ planning · plan file " + tildePath(m.app.Plan.PlanFile(""))
+	s := "◆ planning"
 	if m.phase != "" {
-		s += " · phase: " + m.phase
+		s += " (" + m.phase + ")"
 	}
-	s += " · ponder changes nothing else until you approve"
+	s += " · plan file " + tildePath(m.app.Plan.PlanFile("")) + " · nothing else changes until you approve"
 	return m.th.planHint.Render(ansi.Truncate(s, w, "…"))
 }
 
