@@ -149,3 +149,41 @@ func TestInterfaceRejectionFeedbackReachesTheModel(t *testing.T) {
 	}
 	w.allUsed()
 }
+
+func TestInterfaceEditPlanInTheEditor(t *testing.T) {
+	w := newWorld(t, "anthropic",
+		writePlan(fakemodel.Match{LastUser: "add a greeting"}),
+		exitPlan,
+		fakemodel.Reply{Name: "edited", When: fakemodel.Match{ToolResult: "Approved plan (edited by the user)"}, Text: "I will follow your edited plan."},
+	)
+	// An editor that appends a line and exits, as a person would after
+	// typing it.
+	editor := w.write("edit.sh", "#!/bin/sh\nprintf '3. Also greet in French.\\n' >> \"$1\"\n")
+	if err := exec.Command("chmod", "+x", editor).Run(); err != nil {
+		t.Fatal(err)
+	}
+	w.extraEnv = append(w.extraEnv, "VISUAL="+editor)
+	term := w.terminal("--permission-mode", "plan")
+	term.waitFor("plan mode", func(s string) bool { return strings.Contains(statusLine(s), "plan mode") })
+	term.typeText("add a greeting")
+	term.send("Enter")
+	term.waitText("Ready to code?")
+	term.send("C-g")
+	term.waitText("(edited by you)")
+	term.waitText("Also greet in French.")
+	term.send("Enter")
+	term.waitText("I will follow your edited plan.")
+	// The edited plan is what the plan file now holds.
+	reqs := w.srv.Requests()
+	last := toolResults(reqs[len(reqs)-1])
+	if len(last) != 1 || !strings.Contains(last[0].Content, "3. Also greet in French.") {
+		t.Fatalf("the model did not get the edited plan: %+v", last)
+	}
+	// /plan open opens the plan file itself.
+	term.send("BTab") // accept edits → plan mode
+	term.waitFor("plan mode", func(s string) bool { return strings.Contains(statusLine(s), "plan mode") })
+	term.typeText("/plan open")
+	term.send("Enter")
+	term.waitText("Opened the plan in the editor")
+	w.allUsed()
+}
