@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -111,8 +112,17 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	}()
 	mode := a.mode()
 	t, ok := a.cfg.Tools.Get(use.Name)
-	if !ok || !a.offered(t, mode) {
+	denied := ok && slices.Contains(a.cfg.DeniedTools, use.Name)
+	switch {
+	case !ok:
 		return tool.Errorf("There is no tool named %q. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
+	case denied:
+		// The permission engine refuses it below, with its reason and
+		// event; the input need not even parse.
+		refusal, _ := a.gate(ctx, use, permission.Access{Tool: use.Name}, nil)
+		return refusal
+	case !a.offered(t, mode):
+		return tool.Errorf("%s is not available here and now. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
 	}
 	if use.InvalidInput != "" {
 		return tool.Errorf("Invalid input for %s: the input is not valid JSON: %s", use.Name, excerpt(use.InvalidInput, 200))
@@ -127,7 +137,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 		return refusal
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
-	res = call.Run(ctx)
+	res = call.Run(tool.WithCallID(ctx, use.ID))
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
 	}
@@ -161,7 +171,7 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
 	}
 	d := a.cfg.Perm.Decide(pc, access)
-	if v, ok := call.(tool.Validator); ok && d.Behavior != permission.Deny {
+	if v, ok := call.(tool.Validator); ok && call != nil && d.Behavior != permission.Deny {
 		if err := v.Validate(); err != nil {
 			return tool.Errorf("%s cannot run: %v", use.Name, err), false
 		}

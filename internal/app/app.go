@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -38,6 +39,10 @@ type Options struct {
 
 	Provider string
 	Model    string
+	// ExploreModel and PlanModel override the settings for the fast
+	// model of Explore agents and the model used in plan mode.
+	ExploreModel string
+	PlanModel    string
 	// Mode is --permission-mode ("" keeps the settings' default, or the
 	// resumed session's mode).
 	Mode string
@@ -97,6 +102,7 @@ type App struct {
 	Resumed bool
 
 	mu        sync.Mutex
+	launcher  *launcher
 	main      *agent.Agent
 	env       *tool.Env
 	pending   *session.Pending
@@ -135,14 +141,14 @@ func New(opts Options) (*App, error) {
 	}
 	if opts.LLM != nil {
 		a.Provider = opts.LLM
-		a.Models = pickModels(opts.LLM.Name(), opts.Model, cfg)
+		a.Models = pickModels(opts.LLM.Name(), modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	} else {
 		name, err := pickProvider(opts.Provider, cfg)
 		if err != nil {
 			return nil, err
 		}
 		a.Provider = newProvider(name, cfg, opts.HTTPClient)
-		a.Models = pickModels(name, opts.Model, cfg)
+		a.Models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
 	a.Broker = permission.NewBroker(func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) })
 	a.asker = opts.Asker
@@ -200,7 +206,7 @@ func (a *App) planConfig() planmode.Config {
 		Interview:         a.Config.Interview(),
 		Variant:           config.Str(s.PlanMode.Variant, "full"),
 		BypassAllowed:     a.bypassAllowed(),
-		HasTaskTool:       false,
+		HasTaskTool:       !slices.Contains(a.opts.Disallowed, "Task"),
 		Now:               a.opts.Now,
 		Logf: func(format string, args ...any) {
 			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf(format, args...)})

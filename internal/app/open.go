@@ -50,6 +50,7 @@ func (a *App) open() error {
 	if tr != nil {
 		history = a.restore(tr)
 	}
+	a.launcher = newLauncher(a)
 	a.Tools = a.buildTools()
 	a.env = &tool.Env{Dir: a.Dir, Files: tool.NewFileTracker()}
 	a.system = systemPrompt(a.Dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))

@@ -78,11 +78,14 @@ func newProvider(name string, cfg *config.Config, client *http.Client) llm.Provi
 	return llm.WithRetry(p, policy)
 }
 
-// pickModels resolves each role's model: --model, else $PONDER_MODEL, else
-// the setting, else the provider's default.
-func pickModels(provider, flag string, cfg *config.Config) Models {
+// pickModels resolves each role's model: the flag, else (for the main
+// model) $PONDER_MODEL, else the setting, else the provider's default.
+// modelFlags are the models given on the command line.
+type modelFlags struct{ main, explore, plan string }
+
+func pickModels(provider string, flags modelFlags, cfg *config.Config) Models {
 	s := cfg.Settings
-	m := Models{Main: flag}
+	m := Models{Main: flags.main}
 	if m.Main == "" {
 		m.Main = cfg.Getenv("PONDER_MODEL")
 	}
@@ -102,5 +105,11 @@ func pickModels(provider, flag string, cfg *config.Config) Models {
 	}
 	m.Explore = config.Str(s.Models.Explore, fast)
 	m.Plan = config.Str(s.PlanMode.Model, config.Str(s.Models.Plan, ""))
+	if flags.explore != "" {
+		m.Explore = flags.explore
+	}
+	if flags.plan != "" {
+		m.Plan = flags.plan
+	}
 	return m
 }

@@ -30,6 +30,7 @@ func (a *App) buildTools() *tool.Registry {
 		sessiontool.AskUserQuestion{Ask: a.asker},
 		sessiontool.EnterPlanMode{Plan: a.Plan, Ask: a.asker},
 		sessiontool.ExitPlanMode{Plan: a.Plan, Ask: a.asker},
+		sessiontool.Task{Launcher: a.launcher},
 	)
 }
 

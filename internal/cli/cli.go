@@ -41,6 +41,8 @@ type rootOptions struct {
 	outputFormat  string
 	inputFormat   string
 	model         string
+	exploreModel  string
+	planModel     string
 	provider      string
 	cont          bool
 	resume        string
@@ -115,6 +117,8 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.outputFormat, "output-format", headless.FormatText, "headless output: text, json or stream-json")
 	f.StringVar(&o.inputFormat, "input-format", "text", "headless input: text, or stream-json (messages and control responses on standard input)")
 	f.StringVar(&o.model, "model", "", "main model (default: $PONDER_MODEL, the settings, or the provider's default)")
+	f.StringVar(&o.exploreModel, "explore-model", "", "model of Explore agents (default: models.explore, or the provider's fast model)")
+	f.StringVar(&o.planModel, "plan-model", "", "model used in plan mode (default: planMode.model or models.plan, else the main model)")
 	f.StringVar(&o.provider, "provider", "", "model provider: anthropic or openai (default: from the environment)")
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the most recent session in this directory")
 	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id")
@@ -141,6 +145,8 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 	appOpts := app.Options{
 		Provider:      o.provider,
 		Model:         o.model,
+		ExploreModel:  o.exploreModel,
+		PlanModel:     o.planModel,
 		Mode:          o.mode,
 		BypassAllowed: o.skipPerms,
 		Allowed:       o.allowed,

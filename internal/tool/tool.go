@@ -109,3 +109,17 @@ func (e *Env) Abs(p string) string {
 	}
 	return filepath.Clean(p)
 }
+
+type callIDKey struct{}
+
+// WithCallID records in ctx the id of the tool call being run, for tools
+// that report progress against it (Task).
+func WithCallID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, callIDKey{}, id)
+}
+
+// CallID returns the id recorded by WithCallID, or "".
+func CallID(ctx context.Context) string {
+	id, _ := ctx.Value(callIDKey{}).(string)
+	return id
+}

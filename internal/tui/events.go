@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -87,6 +88,15 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		}
 	case event.PlanImplement:
 		c.notice("info", "Starting a fresh conversation from the approved plan.")
+	case event.AgentStarted:
+		m.parent[e.AgentID] = e.ParentToolID
+		m.agentStep(e.AgentID, e.Type+" agent started: "+e.Description)
+	case event.AgentFinished:
+		step := fmt.Sprintf("done: %d tool calls, %s tokens, %s", e.ToolCalls, compact(e.Tokens), e.Duration.Round(100*time.Millisecond))
+		if e.Error != "" {
+			step = "stopped: " + firstLine(e.Error)
+		}
+		m.agentStep(e.AgentID, step)
 	case event.QuestionAsked:
 		m.openDialog(e.Question)
 	case event.QuestionClosed:
@@ -96,22 +106,17 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 }
 
 // agentStep records a subagent's progress under the Task call that
-// launched it (the latest running Task call).
+// launched it, keeping the last few steps.
 func (m *Model) agentStep(agentID, step string) {
-	if step == "" {
+	it, ok := m.conv.byTool[m.parent[agentID]]
+	if step == "" || !ok {
 		return
 	}
-	for i := len(m.conv.items) - 1; i >= 0; i-- {
-		it := m.conv.items[i]
-		if it.kind == itemTool && it.tool == "Task" && it.status == toolRunning {
-			it.children = append(it.children, step)
-			if len(it.children) > 5 {
-				it.children = it.children[len(it.children)-5:]
-			}
-			it.invalidate()
-			return
-		}
+	it.children = append(it.children, display(step))
+	if len(it.children) > 5 {
+		it.children = it.children[len(it.children)-5:]
 	}
+	it.invalidate()
 }
 
 func messageText(msg event.Message) string {

@@ -61,7 +61,9 @@ type Model struct {
 	dialogs []dialog
 	menu    menu
 
-	todos   []todo.Item
+	todos []todo.Item
+	// parent maps a subagent to the Task call that launched it.
+	parent  map[string]string
 	phase   string
 	lastCtl time.Time // last Ctrl+C
 	hint    string    // a transient line above the status bar
@@ -71,7 +73,7 @@ type Model struct {
 
 // newModel builds the interface over a started app.
 func newModel(a *app.App, th theme) *Model {
-	m := &Model{app: a, th: th, conv: newConversation(th), in: input.New(), width: 100, height: 30, now: time.Now}
+	m := &Model{app: a, th: th, conv: newConversation(th), in: input.New(), width: 100, height: 30, now: time.Now, parent: map[string]string{}}
 	m.events, m.stopEvents = a.Bus.Subscribe(1024)
 	m.in.Focus()
 	m.in.SetPlaceholder("Ask ponder to do something, or / for commands")

@@ -1,0 +1,88 @@
+package agentdef
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestBuiltIns(t *testing.T) {
+	set := NewSet(BuiltIn()...)
+	all := []string{"Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash", "WebFetch", "TodoWrite", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "Task"}
+	explore, _ := set.Get("Explore")
+	if !explore.ReadOnly || explore.Model != ModelFast {
+		t.Fatalf("Explore %+v", explore)
+	}
+	if got := explore.ToolSet(all); slices.Contains(got, "Write") || slices.Contains(got, "Task") || slices.Contains(got, "ExitPlanMode") || !slices.Contains(got, "Grep") {
+		t.Fatalf("Explore tools %v", got)
+	}
+	if denied := explore.Denied(all); !slices.Contains(denied, "Edit") || !slices.Contains(denied, "EnterPlanMode") {
+		t.Fatalf("Explore denied %v", denied)
+	}
+	plan, _ := set.Get("Plan")
+	if !plan.ReadOnly || plan.Model != ModelInherit || !plan.ForkContext || !strings.Contains(plan.Prompt, "Critical files") {
+		t.Fatalf("Plan %+v", plan)
+	}
+	gp, _ := set.Get("general-purpose")
+	if gp.ReadOnly {
+		t.Fatal("general-purpose can change files")
+	}
+	if got := gp.ToolSet(all); slices.Contains(got, "Task") || slices.Contains(got, "EnterPlanMode") || !slices.Contains(got, "Write") {
+		t.Fatalf("general-purpose tools %v", got)
+	}
+}
+
+func TestLoadUserAgents(t *testing.T) {
+	user, project := t.TempDir(), t.TempDir()
+	write := func(dir, name, content string) {
+		os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644)
+	}
+	write(user, "reviewer.md", "---\nname: reviewer\ndescription: Reviews diffs for bugs\ntools: Read, Grep, Glob\nmodel: fast\n---\nYou review code carefully.\n")
+	write(user, "fixer.md", "---\nname: fixer\ndescription: Fixes small bugs\ntools:\n  - Read\n  - Edit\n---\nFix the bug you are given.\n")
+	write(project, "reviewer.md", "---\nname: reviewer\ndescription: Project reviewer\ntools: [Read]\n---\nProject rules first.\n")
+	write(project, "broken.md", "---\nname: [oops\n---\nbody\n")
+	write(project, "nofront.md", "Just a prompt\n")
+	write(project, "noname.md", "---\ndescription: x\n---\nbody\n")
+	write(project, "typo.md", "---\nname: t\ndescription: x\ntoolz: Read\n---\nbody\n")
+	write(project, "notes.txt", "not an agent")
+	defs, problems := Load(user, project, filepath.Join(project, "missing"))
+	set := NewSet(append(BuiltIn(), defs...)...)
+	if len(problems) != 4 {
+		t.Fatalf("problems %v", problems)
+	}
+	for _, p := range problems {
+		if !strings.Contains(p.Error(), project) {
+			t.Errorf("problem without its path: %v", p)
+		}
+	}
+	r, _ := set.Get("reviewer")
+	if r.Description != "Project reviewer" || !r.ReadOnly || r.Source != filepath.Join(project, "reviewer.md") {
+		t.Fatalf("project agent should replace the user agent: %+v", r)
+	}
+	f, _ := set.Get("fixer")
+	if f.ReadOnly || f.Model != ModelInherit || !slices.Equal(f.Tools, []string{"Read", "Edit"}) {
+		t.Fatalf("fixer %+v", f)
+	}
+}
+
+func TestReadOnlyJudgement(t *testing.T) {
+	cases := []struct {
+		tools, disallowed []string
+		want              bool
+	}{
+		{[]string{"Read", "Grep"}, nil, true},
+		{[]string{"Read", "Bash"}, nil, false},
+		{[]string{"Read", "Bash"}, []string{"Bash"}, true},
+		{nil, nil, false},
+		{nil, []string{"Write", "Edit", "NotebookEdit", "Bash", "Task"}, true},
+		{[]string{}, nil, true},
+	}
+	for _, c := range cases {
+		d := Definition{Tools: c.tools, DisallowedTools: c.disallowed}
+		if got := d.onlyReads(); got != c.want {
+			t.Errorf("tools %v disallowed %v: %v", c.tools, c.disallowed, got)
+		}
+	}
+}
