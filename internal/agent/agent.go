@@ -53,6 +53,11 @@ type Config struct {
 
 	Emit func(event.Event)
 	Log  *session.Writer
+
+	// AutoCompact, when set, runs before each model request with the size
+	// of the last request's context in tokens; it may compact the
+	// conversation (through ReplaceHistory).
+	AutoCompact func(ctx context.Context, ag *Agent, contextTokens int) error
 }
 
 // Agent is one conversation with a model.
@@ -64,6 +69,9 @@ type Agent struct {
 	tracker  planmode.Tracker
 	usage    llm.Usage
 	snapshot string // plan content last recorded in the transcript
+	// contextTokens is the size of the last request's context with its
+	// answer, as the provider counted it.
+	contextTokens int
 }
 
 // New returns an agent that continues history (nil for a new one).
@@ -149,5 +157,6 @@ func (a *Agent) Record(results []llm.Block) error { return a.appendUser(results,
 func (a *Agent) ReplaceHistory(msgs []llm.Message) {
 	a.mu.Lock()
 	a.history = append([]llm.Message(nil), msgs...)
+	a.contextTokens = 0
 	a.mu.Unlock()
 }

@@ -25,6 +25,7 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 			res.StopReason = StopMaxTurns
 			return res, nil
 		}
+		a.maybeCompact(ctx)
 		resp, err := a.request(ctx)
 		res.Requests++
 		if err != nil {
@@ -123,14 +124,15 @@ func (a *Agent) appendUser(content []llm.Block, withReminders bool) error {
 
 func (a *Agent) appendAssistant(resp *llm.Response) error {
 	msg := resp.Message
+	u := resp.Usage
 	a.mu.Lock()
 	a.history = append(a.history, msg)
-	a.usage = a.usage.Add(resp.Usage)
+	a.usage = a.usage.Add(u)
+	a.contextTokens = u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens + u.OutputTokens
 	a.mu.Unlock()
 	if err := a.log(session.Entry{Type: session.TypeMessage, Message: &msg}); err != nil {
 		return err
 	}
-	u := resp.Usage
 	return a.log(session.Entry{Type: session.TypeUsage, Usage: &u})
 }
 
@@ -164,4 +166,21 @@ func (a *Agent) log(e session.Entry) error {
 		return nil
 	}
 	return a.cfg.Log.Append(e)
+}
+
+// maybeCompact lets the AutoCompact hook shrink the conversation before a
+// request. A failure is reported and the request goes ahead uncompacted.
+func (a *Agent) maybeCompact(ctx context.Context) {
+	if a.cfg.AutoCompact == nil {
+		return
+	}
+	a.mu.Lock()
+	n := a.contextTokens
+	a.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	if err := a.cfg.AutoCompact(ctx, a, n); err != nil && ctx.Err() == nil {
+		a.cfg.Emit(event.Notice{Level: "warning", Text: "Automatic compaction failed (" + err.Error() + "); continuing with the full conversation."})
+	}
 }

@@ -98,6 +98,8 @@ type App struct {
 
 	// Warnings collected while starting (settings, transcript).
 	Warnings []string
+	// infos are things worth telling at start that are not problems.
+	infos []string
 	// Resumed says the session continues an earlier one.
 	Resumed bool
 
@@ -164,8 +166,16 @@ func New(opts Options) (*App, error) {
 	return a, nil
 }
 
-// emit sends an event to the sink and the bus.
+// emit sends an event to the sink and the bus. An approved plan is also
+// recorded in the transcript, so that it can be restored later even if
+// every other snapshot is lost.
 func (a *App) emit(e event.Event) {
+	if ap, ok := e.(event.PlanApproved); ok && a.Log != nil {
+		if plan, ok := a.Plan.ReadPlan(""); ok {
+			_ = a.Log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
+				Slug: a.Plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true}})
+		}
+	}
 	if a.opts.Sink != nil {
 		a.opts.Sink(e)
 	}

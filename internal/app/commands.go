@@ -2,12 +2,12 @@ package app
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/editor"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/session"
@@ -71,25 +71,13 @@ func (a *App) CycleMode() planmode.Change {
 	return a.Plan.SetMode(a.Plan.NextMode(), planmode.ViaTUI)
 }
 
-// EditorCommand returns the command that opens path in the user's editor:
-// $VISUAL, else $EDITOR, else vi. The variables may carry arguments
-// ("code --wait").
+// EditorCommand returns the command that opens path in the user's editor,
+// in the project directory.
 func (a *App) EditorCommand(path string) (*exec.Cmd, error) {
-	editor := a.opts.Getenv("VISUAL")
-	if editor == "" {
-		editor = a.opts.Getenv("EDITOR")
+	cmd, err := editor.Command(path, a.opts.Getenv)
+	if err != nil {
+		return nil, err
 	}
-	if editor == "" {
-		editor = "vi"
-	}
-	parts := strings.Fields(editor)
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("cannot read the editor command %q", editor)
-	}
-	if _, err := exec.LookPath(parts[0]); err != nil {
-		return nil, fmt.Errorf("the editor %q was not found (set $VISUAL or $EDITOR)", parts[0])
-	}
-	cmd := exec.Command(parts[0], append(parts[1:], path)...)
 	cmd.Dir = a.Dir
 	return cmd, nil
 }

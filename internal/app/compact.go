@@ -74,6 +74,12 @@ func (a *App) applyCompaction(main *agent.Agent, summary string) error {
 	if items, _ := a.Todos(); len(items) > 0 {
 		carried = append(carried, agent.ReminderBlock(todoReminder(items)))
 	}
+	// The summary lost the plan-mode instructions: give them again, in
+	// full, with the compacted conversation.
+	a.Plan.RestartReminders()
+	for _, r := range a.Plan.Reminders() {
+		carried = append(carried, agent.ReminderBlock(r))
+	}
 	if len(carried) > 0 {
 		msg := llm.Message{Role: llm.RoleUser, Content: carried}
 		history = append(history, msg)
@@ -81,7 +87,6 @@ func (a *App) applyCompaction(main *agent.Agent, summary string) error {
 			return err
 		}
 	}
-	a.Plan.RestartReminders()
 	main.ReplaceHistory(history)
 	a.emit(event.Notice{Level: "info", Text: "The conversation was summarised to free context."})
 	return nil

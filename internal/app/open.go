@@ -104,6 +104,12 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 			a.Warnings = append(a.Warnings, fmt.Sprintf("%s: the saved plan-mode state is unreadable (%v); starting in default mode", tr.Path, err))
 		}
 	}
+	a.recoverPlan(tr)
+	a.recoverTodos(tr)
+	if a.opts.Fork {
+		a.forkPlan(tr.Header.SessionID)
+		a.forkTodos(tr.Header.SessionID)
+	}
 	a.pending = tr.PendingApproval()
 	history := tr.Conversation()
 	if a.pending == nil {
@@ -147,6 +153,8 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 		Ask:      a.asker,
 		Emit:     a.emit,
 		Log:      a.Log,
+
+		AutoCompact: a.autoCompact,
 	}, history)
 }
 

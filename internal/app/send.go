@@ -31,6 +31,9 @@ func (a *App) Start() error {
 	for _, w := range a.Warnings {
 		a.emit(event.Notice{Level: "warning", Text: w})
 	}
+	for _, i := range a.infos {
+		a.emit(event.Notice{Level: "info", Text: i})
+	}
 	mode := a.opts.Mode
 	if mode == "" && !a.Resumed {
 		mode = config.Str(a.Config.Settings.Permissions.DefaultMode, "")

@@ -130,7 +130,7 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", headless.PolicyPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io))
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io))
 	return cmd
 }
 

@@ -51,12 +51,20 @@ func (m *inMessage) text() (string, error) {
 	return strings.Join(parts, "\n"), nil
 }
 
+// work is one thing the host asked for, done in order: a user message, or
+// a compaction.
+type work struct {
+	text         string
+	compactID    string
+	instructions string
+}
+
 // control reads the host's side of a stream-json session: user messages,
 // answers to questions, mode changes and interrupts.
 type control struct {
 	app   *app.App
 	out   *writer
-	input chan string
+	input chan work
 
 	mu        sync.Mutex
 	kinds     map[string]event.QuestionKind
@@ -64,7 +72,7 @@ type control struct {
 }
 
 func newControl(a *app.App, out *writer) *control {
-	return &control{app: a, out: out, input: make(chan string, 16), kinds: map[string]event.QuestionKind{}}
+	return &control{app: a, out: out, input: make(chan work, 16), kinds: map[string]event.QuestionKind{}}
 }
 
 // noteQuestion remembers what kind each open question is, to read its
@@ -117,7 +125,7 @@ func (c *control) handle(data []byte, n int) {
 			c.complain(n, "%v", err)
 			return
 		}
-		c.input <- text
+		c.input <- work{text: text}
 	case "control_response":
 		c.answer(n, in.RequestID, in.Response)
 	case "control_request":
@@ -176,8 +184,9 @@ func (c *control) answer(n int, id string, raw json.RawMessage) {
 // request handles a host's own control request.
 func (c *control) request(n int, id string, raw json.RawMessage) {
 	var r struct {
-		Subtype string `json:"subtype"`
-		Mode    string `json:"mode"`
+		Subtype      string `json:"subtype"`
+		Mode         string `json:"mode"`
+		Instructions string `json:"instructions"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		c.reply(id, fmt.Errorf("invalid request: %v", err))
@@ -204,8 +213,12 @@ func (c *control) request(n int, id string, raw json.RawMessage) {
 			cancel()
 		}
 		c.reply(id, nil)
+	case "compact":
+		// Queued behind the messages before it, so it never runs while a
+		// turn does.
+		c.input <- work{compactID: id, instructions: r.Instructions}
 	default:
-		c.reply(id, fmt.Errorf("unknown control request %q (want set_permission_mode or interrupt)", r.Subtype))
+		c.reply(id, fmt.Errorf("unknown control request %q (want set_permission_mode, interrupt or compact)", r.Subtype))
 	}
 }
 

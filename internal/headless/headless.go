@@ -113,8 +113,12 @@ func Run(ctx context.Context, o Options) int {
 	if strings.TrimSpace(o.Prompt) != "" {
 		code = r.turn(ctx, ctl, o.Prompt)
 	}
-	for text := range ctl.input {
-		code = r.turn(ctx, ctl, text)
+	for w := range ctl.input {
+		if w.compactID != "" {
+			ctl.reply(w.compactID, a.Compact(ctx, w.instructions))
+			continue
+		}
+		code = r.turn(ctx, ctl, w.text)
 	}
 	return code
 }

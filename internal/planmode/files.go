@@ -22,22 +22,28 @@ func (s *Session) PlansDir() string {
 }
 
 func (s *Session) plansDirLocked() string {
-	if s.plansDir != "" {
-		return s.plansDir
+	if s.plansDir == "" {
+		s.plansDir = PlansDir(s.cfg)
 	}
-	dir := filepath.Join(s.cfg.ConfigDir, "plans")
-	if custom := s.cfg.PlansDirectory; custom != "" {
-		if inside, resolved := insideProject(s.cfg.ProjectDir, custom); inside {
+	return s.plansDir
+}
+
+// PlansDir resolves where the plans of a project go (see Session.PlansDir),
+// creating the directory; problems are reported through cfg.Logf.
+func PlansDir(cfg Config) string {
+	cfg.defaults()
+	dir := filepath.Join(cfg.ConfigDir, "plans")
+	if custom := cfg.PlansDirectory; custom != "" {
+		if inside, resolved := insideProject(cfg.ProjectDir, custom); inside {
 			dir = resolved
 		} else {
-			s.cfg.Logf("plansDirectory %q is outside the project root %s; using %s instead", custom, s.cfg.ProjectDir, dir)
+			cfg.Logf("plansDirectory %q is outside the project root %s; using %s instead", custom, cfg.ProjectDir, dir)
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		s.cfg.Logf("cannot create the plans directory %s: %v", dir, err)
+		cfg.Logf("cannot create the plans directory %s: %v", dir, err)
 	}
-	s.plansDir = permission.Canonical(dir)
-	return s.plansDir
+	return permission.Canonical(dir)
 }
 
 // insideProject resolves a plansDirectory setting against the project root

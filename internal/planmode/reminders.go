@@ -131,11 +131,11 @@ func (s *Session) PlanReference() (Reminder, bool) {
 	return Reminder{Kind: KindPlanFileReference, Text: render("reference", d)}, true
 }
 
-// RestartReminders makes the next request carry the plan-mode reminder
-// again (after compaction dropped the earlier ones).
+// RestartReminders makes the next plan-mode reminder due at once, and the
+// full one, as after compaction dropped the earlier ones.
 func (s *Session) RestartReminders() {
 	s.mu.Lock()
-	s.st.Reminders.Shown = false
+	s.st.Reminders = Tracker{}
 	s.changed()
 	s.mu.Unlock()
 }
