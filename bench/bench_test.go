@@ -12,6 +12,7 @@ func ponderBinary(b *testing.B) string {
 	b.Helper()
 	out := filepath.Join(b.TempDir(), "ponder")
 	cmd := exec.Command("go", "build", "-o", out, "github.com/ponder-agent/ponder/cmd/ponder")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // the release build
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		b.Fatal(err)
@@ -85,6 +86,16 @@ func BenchmarkGrepVsRipgrep(b *testing.B) {
 	}
 	for b.Loop() {
 		p, err := GrepPair(dir, "zanzibar", "files_with_matches", 5)
+		if err != nil {
+			b.Fatal(err)
+		}
+		reportPair(b, p)
+	}
+}
+
+func BenchmarkResume10k(b *testing.B) {
+	for b.Loop() {
+		p, err := Resume(10000, 3)
 		if err != nil {
 			b.Fatal(err)
 		}

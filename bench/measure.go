@@ -20,12 +20,17 @@ type Stats struct {
 	Runs   int
 	Median time.Duration
 	Min    time.Duration
-	// MaxRSS is the largest peak resident set of any run, in bytes.
+	// RSS is the median of the runs' peak resident sets, and MaxRSS the
+	// largest, in bytes.
+	RSS    int64
 	MaxRSS int64
 }
 
-// MiB is the peak memory in mebibytes.
-func (s Stats) MiB() float64 { return float64(s.MaxRSS) / (1 << 20) }
+// MiB is the median peak memory in mebibytes.
+func (s Stats) MiB() float64 { return float64(s.RSS) / (1 << 20) }
+
+// MaxMiB is the worst run's peak memory in mebibytes.
+func (s Stats) MaxMiB() float64 { return float64(s.MaxRSS) / (1 << 20) }
 
 // Ms is the median in milliseconds.
 func (s Stats) Ms() float64 { return float64(s.Median) / float64(time.Millisecond) }
@@ -46,7 +51,7 @@ type Cmd struct {
 // error: a benchmark that measures a failure measures nothing.
 func Time(c Cmd, n int) (Stats, error) {
 	var times []time.Duration
-	var maxRSS int64
+	var rss []int64
 	for i := range n {
 		dir := c.Dir
 		if c.Setup != nil {
@@ -71,12 +76,17 @@ func Time(c Cmd, n int) (Stats, error) {
 			return Stats{}, fmt.Errorf("%s %v: %v\n%s", c.Name, c.Args, err, stderr.String())
 		}
 		times = append(times, d)
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > maxRSS {
-			maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = append(rss, ru.Maxrss*1024) // kilobytes on Linux
 		}
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	return Stats{Runs: n, Median: times[len(times)/2], Min: times[0], MaxRSS: maxRSS}, nil
+	s := Stats{Runs: n, Median: times[len(times)/2], Min: times[0]}
+	if len(rss) > 0 {
+		sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
+		s.RSS, s.MaxRSS = rss[len(rss)/2], rss[len(rss)-1]
+	}
+	return s, nil
 }
 
 // Env returns the environment for a ponder run: a private config

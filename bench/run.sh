@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-go build -o "$out/ponder" ./cmd/ponder
-go run ./bench/cmd/report -ponder "$out/ponder" "$@" > "$out/benchmarks.md"
+# The release build: static, without the C library (see the README).
+CGO_ENABLED=0 go build -o "$out/ponder" ./cmd/ponder
+CGO_ENABLED=0 go build -o "$out/sdkfloor" ./bench/cmd/sdkfloor
+go run ./bench/cmd/report -ponder "$out/ponder" -floor "$out/sdkfloor" "$@" > "$out/benchmarks.md"
 mkdir -p docs
 # Sections added by other measurements (rendering, resume) are kept.
 if [ -f docs/benchmarks.extra.md ]; then cat docs/benchmarks.extra.md >> "$out/benchmarks.md"; fi

@@ -53,19 +53,29 @@ func curlStream(url, text string) string {
 // OneTurn times `ponder -p hi` answered with text, against one raw
 // streaming request made with curl to the same fake.
 func OneTurn(ponder string, n int) (Pair, error) {
+	p, _, err := OneTurnWithFloor(ponder, "", n)
+	return p, err
+}
+
+// OneTurnWithFloor is OneTurn, also timing the SDK-only floor program.
+func OneTurnWithFloor(ponder, floor string, n int) (Pair, Stats, error) {
 	srv := fakemodel.NewServer(fakemodel.Script{Replies: []fakemodel.Reply{{Times: -1, Text: "Hello! How can I help you today?"}}})
 	defer srv.Close()
 	dir, err := os.MkdirTemp("", "ponder-bench-")
 	if err != nil {
-		return Pair{}, err
+		return Pair{}, Stats{}, err
 	}
 	defer os.RemoveAll(dir)
 	subject, err := Time(Cmd{Name: ponder, Args: []string{"-p", "hi"}, Env: Env(dir, srv.Env("anthropic")...), Dir: dir}, n)
 	if err != nil {
-		return Pair{}, err
+		return Pair{}, Stats{}, err
 	}
 	baseline, err := Time(Cmd{Name: "sh", Args: []string{"-c", curlStream(srv.URL(), "hi")}, Env: Env(dir), Dir: dir}, n)
-	return Pair{subject, baseline}, err
+	if err != nil || floor == "" {
+		return Pair{subject, baseline}, Stats{}, err
+	}
+	fl, err := Time(Cmd{Name: floor, Env: Env(dir, srv.Env("anthropic")...), Dir: dir}, n)
+	return Pair{subject, baseline}, fl, err
 }
 
 // ThreeTurns times a headless run of three model turns (Read a file, Write

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -46,7 +45,20 @@ func (t *toolsList) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: a tool list is a comma-separated string or a list", n.Line)
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+// validName reports whether name can be a subagent_type: a letter, then
+// up to 63 letters, digits, - or _.
+func validName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i, r := range name {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if i == 0 && !letter || !letter && !(r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // Load reads the agent files (*.md) of the given directories, in order,
 // so that a later directory's agent replaces an earlier one of the same
@@ -115,7 +127,7 @@ func Parse(data []byte, source string) (Definition, error) {
 	switch {
 	case fm.Name == "":
 		return Definition{}, errors.New("the front matter has no name")
-	case !validName.MatchString(fm.Name):
+	case !validName(fm.Name):
 		return Definition{}, fmt.Errorf("name %q must start with a letter and hold only letters, digits, - and _", fm.Name)
 	case strings.TrimSpace(fm.Description) == "":
 		return Definition{}, errors.New("the front matter has no description (it tells the model when to use the agent)")
