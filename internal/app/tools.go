@@ -26,11 +26,11 @@ func (a *App) buildTools() *tool.Registry {
 		// plan mode, and is pointless elsewhere.
 		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}}),
 		builtin.NewWebFetch(nil),
-		sessiontool.TodoWrite{Path: a.todoPath, Saved: a.todosSaved},
-		sessiontool.AskUserQuestion{Ask: a.asker},
-		sessiontool.EnterPlanMode{Plan: a.Plan, Ask: a.asker},
-		sessiontool.ExitPlanMode{Plan: a.Plan, Ask: a.asker},
-		sessiontool.Task{Launcher: a.launcher},
+		sessiontool.NewTodoWrite(a.todoPath, a.todosSaved),
+		sessiontool.NewAskUserQuestion(a.asker),
+		sessiontool.NewEnterPlanMode(a.Plan, a.asker),
+		sessiontool.NewExitPlanMode(a.Plan, a.asker),
+		sessiontool.NewTask(a.launcher),
 	)
 }
 

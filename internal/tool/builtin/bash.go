@@ -53,8 +53,8 @@ type bashInput struct {
 }
 
 type bashTool struct {
-	opts   BashOptions
-	schema json.RawMessage
+	tool.Meta
+	opts BashOptions
 }
 
 // NewBash returns the Bash tool, which runs shell commands in the project
@@ -70,13 +70,8 @@ func NewBash(opts BashOptions) tool.Tool {
 	if opts.Shell == "" {
 		opts.Shell = "bash"
 	}
-	return bashTool{opts: opts, schema: tool.SchemaOf[bashInput]()}
+	return bashTool{Meta: tool.NewMeta[bashInput]("Bash", bashDoc, false), opts: opts}
 }
-
-func (bashTool) Name() string              { return "Bash" }
-func (bashTool) Description() string       { return bashDoc }
-func (t bashTool) Schema() json.RawMessage { return t.schema }
-func (bashTool) ConcurrencySafe() bool     { return false }
 
 func (t bashTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[bashInput](input)

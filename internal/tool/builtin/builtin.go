@@ -12,7 +12,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ponder-agent/ponder/internal/atomicfile"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/tool"
 )
 
 // fileAccess declares a read or write of one absolute path.
@@ -80,4 +82,16 @@ func validUTF8(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// commit replaces path with data atomically and records the new state as
+// seen by the session, so the next edit needs no fresh read.
+func commit(env *tool.Env, path string, data []byte) error {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
+		return err
+	}
+	if env.Files != nil {
+		env.Files.Note(path)
+	}
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ponder-agent/ponder/internal/atomicfile"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -25,15 +24,10 @@ type editInput struct {
 	ReplaceAll bool    `json:"replace_all,omitempty" desc:"Replace every occurrence of old_string instead of requiring a single one."`
 }
 
-type editTool struct{ schema json.RawMessage }
+type editTool struct{ tool.Meta }
 
 // NewEdit returns the Edit tool, which replaces exact text in a file.
-func NewEdit() tool.Tool { return editTool{schema: tool.SchemaOf[editInput]()} }
-
-func (editTool) Name() string              { return "Edit" }
-func (editTool) Description() string       { return editDoc }
-func (t editTool) Schema() json.RawMessage { return t.schema }
-func (editTool) ConcurrencySafe() bool     { return false }
+func NewEdit() tool.Tool { return editTool{tool.NewMeta[editInput]("Edit", editDoc, false)} }
 
 func (editTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[editInput](input)
@@ -131,11 +125,8 @@ func (c *editCall) Run(ctx context.Context) tool.Result {
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	if err := atomicfile.Write(c.path, []byte(p.content), 0o644); err != nil {
+	if err := commit(c.env, c.path, []byte(p.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
-	}
-	if c.env.Files != nil {
-		c.env.Files.Note(c.path)
 	}
 	what := "Replaced 1 occurrence"
 	if p.count > 1 {

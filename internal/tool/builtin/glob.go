@@ -31,15 +31,10 @@ type globInput struct {
 	Path    string `json:"path,omitempty" desc:"Directory to search in, absolute or relative to the project directory. Defaults to the project directory."`
 }
 
-type globTool struct{ schema json.RawMessage }
+type globTool struct{ tool.Meta }
 
 // NewGlob returns the Glob tool, which finds files by name pattern.
-func NewGlob() tool.Tool { return globTool{schema: tool.SchemaOf[globInput]()} }
-
-func (globTool) Name() string              { return "Glob" }
-func (globTool) Description() string       { return globDoc }
-func (t globTool) Schema() json.RawMessage { return t.schema }
-func (globTool) ConcurrencySafe() bool     { return true }
+func NewGlob() tool.Tool { return globTool{tool.NewMeta[globInput]("Glob", globDoc, true)} }
 
 func (globTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[globInput](input)

@@ -44,16 +44,11 @@ type grepInput struct {
 	Multiline  bool   `json:"multiline,omitempty" desc:"Let the pattern span lines: '.' also matches newlines and \\n may appear in the pattern."`
 }
 
-type grepTool struct{ schema json.RawMessage }
+type grepTool struct{ tool.Meta }
 
 // NewGrep returns the Grep tool, a parallel regular-expression search over
 // files that respects .gitignore.
-func NewGrep() tool.Tool { return grepTool{schema: tool.SchemaOf[grepInput]()} }
-
-func (grepTool) Name() string              { return "Grep" }
-func (grepTool) Description() string       { return grepDoc }
-func (t grepTool) Schema() json.RawMessage { return t.schema }
-func (grepTool) ConcurrencySafe() bool     { return true }
+func NewGrep() tool.Tool { return grepTool{tool.NewMeta[grepInput]("Grep", grepDoc, true)} }
 
 func (grepTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[grepInput](input)

@@ -29,15 +29,10 @@ type lsInput struct {
 	Ignore []string `json:"ignore,omitempty" desc:"Glob patterns of names or paths to leave out, such as \"*.test.js\" or \"dist\"."`
 }
 
-type lsTool struct{ schema json.RawMessage }
+type lsTool struct{ tool.Meta }
 
 // NewLS returns the LS tool, which shows a directory tree.
-func NewLS() tool.Tool { return lsTool{schema: tool.SchemaOf[lsInput]()} }
-
-func (lsTool) Name() string              { return "LS" }
-func (lsTool) Description() string       { return lsDoc }
-func (t lsTool) Schema() json.RawMessage { return t.schema }
-func (lsTool) ConcurrencySafe() bool     { return true }
+func NewLS() tool.Tool { return lsTool{tool.NewMeta[lsInput]("LS", lsDoc, true)} }
 
 func (lsTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[lsInput](input)

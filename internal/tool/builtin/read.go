@@ -36,15 +36,10 @@ type readInput struct {
 	Limit    int    `json:"limit,omitempty" desc:"Most lines to show (default 2000)."`
 }
 
-type readTool struct{ schema json.RawMessage }
+type readTool struct{ tool.Meta }
 
 // NewRead returns the Read tool, which shows a text file with line numbers.
-func NewRead() tool.Tool { return readTool{schema: tool.SchemaOf[readInput]()} }
-
-func (readTool) Name() string              { return "Read" }
-func (readTool) Description() string       { return readDoc }
-func (t readTool) Schema() json.RawMessage { return t.schema }
-func (readTool) ConcurrencySafe() bool     { return true }
+func NewRead() tool.Tool { return readTool{tool.NewMeta[readInput]("Read", readDoc, true)} }
 
 func (readTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[readInput](input)

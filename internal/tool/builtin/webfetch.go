@@ -35,8 +35,8 @@ type webFetchInput struct {
 }
 
 type webFetchTool struct {
+	tool.Meta
 	client *http.Client
-	schema json.RawMessage
 }
 
 // NewWebFetch returns the WebFetch tool, which fetches a web page and
@@ -47,13 +47,8 @@ func NewWebFetch(client *http.Client) tool.Tool {
 	if client == nil {
 		client = &http.Client{Timeout: webFetchTimeout}
 	}
-	return webFetchTool{client: client, schema: tool.SchemaOf[webFetchInput]()}
+	return webFetchTool{Meta: tool.NewMeta[webFetchInput]("WebFetch", webFetchDoc, true), client: client}
 }
-
-func (webFetchTool) Name() string              { return "WebFetch" }
-func (webFetchTool) Description() string       { return webFetchDoc }
-func (t webFetchTool) Schema() json.RawMessage { return t.schema }
-func (webFetchTool) ConcurrencySafe() bool     { return true }
 
 func (t webFetchTool) Prepare(_ *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[webFetchInput](input)

@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ponder-agent/ponder/internal/atomicfile"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -23,16 +22,11 @@ type writeInput struct {
 	Content  *string `json:"content" desc:"The complete new contents of the file."`
 }
 
-type writeTool struct{ schema json.RawMessage }
+type writeTool struct{ tool.Meta }
 
 // NewWrite returns the Write tool, which creates a file or replaces all of
 // its contents.
-func NewWrite() tool.Tool { return writeTool{schema: tool.SchemaOf[writeInput]()} }
-
-func (writeTool) Name() string              { return "Write" }
-func (writeTool) Description() string       { return writeDoc }
-func (t writeTool) Schema() json.RawMessage { return t.schema }
-func (writeTool) ConcurrencySafe() bool     { return false }
+func NewWrite() tool.Tool { return writeTool{tool.NewMeta[writeInput]("Write", writeDoc, false)} }
 
 func (writeTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[writeInput](input)
@@ -96,11 +90,8 @@ func (c *writeCall) Run(ctx context.Context) tool.Result {
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	if err := atomicfile.Write(c.path, []byte(c.content), 0o644); err != nil {
+	if err := commit(c.env, c.path, []byte(c.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
-	}
-	if c.env.Files != nil {
-		c.env.Files.Note(c.path)
 	}
 	verb := "Created"
 	if exists {

@@ -17,7 +17,14 @@ var askDescription string
 
 // AskUserQuestion puts multiple-choice questions to the user.
 type AskUserQuestion struct {
+	tool.Meta
 	Ask permission.Asker
+}
+
+// NewAskUserQuestion returns the tool; it runs alone, one set of
+// questions at a time.
+func NewAskUserQuestion(ask permission.Asker) AskUserQuestion {
+	return AskUserQuestion{Meta: tool.NewMeta[askInput]("AskUserQuestion", askDescription, false), Ask: ask}
 }
 
 type askInput struct {
@@ -31,18 +38,6 @@ type askInput struct {
 		MultiSelect bool `json:"multiSelect" desc:"Let the user pick several choices."`
 	} `json:"questions" desc:"1 to 4 questions."`
 }
-
-// Name is "AskUserQuestion".
-func (AskUserQuestion) Name() string { return "AskUserQuestion" }
-
-// Description says when asking helps.
-func (AskUserQuestion) Description() string { return askDescription }
-
-// Schema is derived from the input struct.
-func (AskUserQuestion) Schema() json.RawMessage { return tool.SchemaOf[askInput]() }
-
-// ConcurrencySafe is false: one set of questions at a time.
-func (AskUserQuestion) ConcurrencySafe() bool { return false }
 
 // Prepare checks the counts the user interface can show.
 func (t AskUserQuestion) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {

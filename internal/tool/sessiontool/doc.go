@@ -12,8 +12,11 @@ import (
 	"github.com/ponder-agent/ponder/internal/tool"
 )
 
-// emptySchema is the input schema of tools that take no input.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+// noInput describes a tool that takes an empty object.
+func noInput(name, doc string, parallel bool) tool.Meta {
+	return tool.Meta{ToolName: name, Doc: doc, Parallel: parallel,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}
+}
 
 // call is a prepared call that touches nothing outside the session.
 type call struct {

@@ -15,21 +15,16 @@ var enterDescription string
 
 // EnterPlanMode lets the model ask to switch to plan mode.
 type EnterPlanMode struct {
+	tool.Meta
 	Plan *planmode.Session
 	Ask  permission.Asker
 }
 
-// Name is "EnterPlanMode".
-func (EnterPlanMode) Name() string { return "EnterPlanMode" }
-
-// Description tells the model when planning first pays off.
-func (EnterPlanMode) Description() string { return enterDescription }
-
-// Schema accepts only an empty object.
-func (EnterPlanMode) Schema() json.RawMessage { return emptySchema }
-
-// ConcurrencySafe is true: it only changes the session's mode.
-func (EnterPlanMode) ConcurrencySafe() bool { return true }
+// NewEnterPlanMode returns the tool. Its input is an empty object; it may
+// run beside other calls, as it only changes the session's mode.
+func NewEnterPlanMode(plan *planmode.Session, ask permission.Asker) EnterPlanMode {
+	return EnterPlanMode{Meta: noInput("EnterPlanMode", enterDescription, true), Plan: plan, Ask: ask}
+}
 
 // Prepare rejects any input field.
 func (t EnterPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {

@@ -18,21 +18,16 @@ var exitDescription string
 // ExitPlanMode presents the plan file for approval and, once approved,
 // leaves plan mode.
 type ExitPlanMode struct {
+	tool.Meta
 	Plan *planmode.Session
 	Ask  permission.Asker
 }
 
-// Name is "ExitPlanMode".
-func (ExitPlanMode) Name() string { return "ExitPlanMode" }
-
-// Description explains that the plan comes from the plan file.
-func (ExitPlanMode) Description() string { return exitDescription }
-
-// Schema accepts only an empty object.
-func (ExitPlanMode) Schema() json.RawMessage { return emptySchema }
-
-// ConcurrencySafe is false: approval changes the mode other calls run in.
-func (ExitPlanMode) ConcurrencySafe() bool { return false }
+// NewExitPlanMode returns the tool. Its input is an empty object; it runs
+// alone, as an approval changes the mode other calls run in.
+func NewExitPlanMode(plan *planmode.Session, ask permission.Asker) ExitPlanMode {
+	return ExitPlanMode{Meta: noInput("ExitPlanMode", exitDescription, false), Plan: plan, Ask: ask}
+}
 
 // Prepare rejects any input field.
 func (t ExitPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {

@@ -44,7 +44,7 @@ var mainEnv = &tool.Env{Dir: "/"}
 func TestEnterPlanMode(t *testing.T) {
 	plan := newPlan(t)
 	ask := &scripted{ans: permission.Answer{Allow: true}}
-	enter := EnterPlanMode{Plan: plan, Ask: ask}
+	enter := NewEnterPlanMode(plan, ask)
 	if _, err := enter.Prepare(mainEnv, json.RawMessage(`{"reason":"x"}`)); err == nil {
 		t.Fatal("EnterPlanMode must take an empty input only")
 	}
@@ -63,16 +63,16 @@ func TestEnterPlanMode(t *testing.T) {
 
 func TestEnterPlanModeDeclinedAndInSubagent(t *testing.T) {
 	plan := newPlan(t)
-	enter := EnterPlanMode{Plan: plan, Ask: &scripted{ans: permission.Answer{Allow: false, Message: "just fix it"}}}
+	enter := NewEnterPlanMode(plan, &scripted{ans: permission.Answer{Allow: false, Message: "just fix it"}})
 	res := run(t, enter, mainEnv, `{}`)
 	if plan.Mode() != permission.ModeDefault || !strings.Contains(res.Content, "just fix it") {
 		t.Fatalf("declined: %+v mode %s", res, plan.Mode())
 	}
-	res = run(t, EnterPlanMode{Plan: plan, Ask: &scripted{ans: permission.Answer{Allow: true}}}, &tool.Env{AgentID: "a1"}, `{}`)
+	res = run(t, NewEnterPlanMode(plan, &scripted{ans: permission.Answer{Allow: true}}), &tool.Env{AgentID: "a1"}, `{}`)
 	if !res.IsError || plan.Mode() != permission.ModeDefault || !strings.Contains(res.Content, "subagents") {
 		t.Fatalf("in subagent: %+v", res)
 	}
-	res = run(t, EnterPlanMode{Plan: plan, Ask: permission.NoAnswerer{}}, mainEnv, `{}`)
+	res = run(t, NewEnterPlanMode(plan, permission.NoAnswerer{}), mainEnv, `{}`)
 	if !res.IsError || plan.Mode() != permission.ModeDefault {
 		t.Fatalf("nobody to confirm: %+v", res)
 	}
@@ -81,7 +81,7 @@ func TestEnterPlanModeDeclinedAndInSubagent(t *testing.T) {
 func TestExitPlanModeRefusals(t *testing.T) {
 	plan := newPlan(t)
 	ask := &scripted{ans: permission.Answer{Option: planmode.OptionAcceptEdits}}
-	exit := ExitPlanMode{Plan: plan, Ask: ask}
+	exit := NewExitPlanMode(plan, ask)
 	if res := run(t, exit, mainEnv, `{}`); !res.IsError || !strings.Contains(res.Content, "not on") {
 		t.Fatalf("outside plan mode: %+v", res)
 	}
@@ -125,7 +125,7 @@ func TestExitPlanModeOutcomes(t *testing.T) {
 			plan.SetMode(permission.ModePlan, planmode.ViaFlag)
 			os.WriteFile(plan.PlanFile(""), []byte("# Plan\n1. step"), 0o644)
 			ask := &scripted{ans: tc.ans, err: tc.err}
-			res := run(t, ExitPlanMode{Plan: plan, Ask: ask}, mainEnv, `{}`)
+			res := run(t, NewExitPlanMode(plan, ask), mainEnv, `{}`)
 			if plan.Mode() != tc.mode || res.IsError != tc.isErr || res.Stop != tc.stop || !strings.Contains(res.Content, tc.contains) {
 				t.Fatalf("mode %s result %+v", plan.Mode(), res)
 			}
@@ -146,7 +146,7 @@ func TestExitPlanModeInSubagentNeedsNoApproval(t *testing.T) {
 	plan := newPlan(t)
 	plan.SetMode(permission.ModePlan, planmode.ViaFlag)
 	ask := &scripted{}
-	res := run(t, ExitPlanMode{Plan: plan, Ask: ask}, &tool.Env{AgentID: "a1"}, `{}`)
+	res := run(t, NewExitPlanMode(plan, ask), &tool.Env{AgentID: "a1"}, `{}`)
 	if res.IsError || len(ask.asked) != 0 || plan.Mode() != permission.ModePlan || !strings.Contains(res.Content, "done") {
 		t.Fatalf("subagent exit %+v", res)
 	}
@@ -154,7 +154,7 @@ func TestExitPlanModeInSubagentNeedsNoApproval(t *testing.T) {
 
 func TestAskUserQuestion(t *testing.T) {
 	ask := &scripted{ans: permission.Answer{Answers: map[string]string{"Which database?": "Postgres"}}}
-	tl := AskUserQuestion{Ask: ask}
+	tl := NewAskUserQuestion(ask)
 	good := `{"questions":[{"question":"Which database?","header":"DB","multiSelect":false,"options":[{"label":"Postgres","description":"relational"},{"label":"SQLite","description":"embedded"}]}]}`
 	res := run(t, tl, mainEnv, good)
 	if res.IsError || !strings.Contains(res.Content, `"Which database?": Postgres`) {
@@ -169,7 +169,7 @@ func TestAskUserQuestion(t *testing.T) {
 			t.Errorf("accepted %s", bad)
 		}
 	}
-	res = run(t, AskUserQuestion{Ask: permission.NoAnswerer{}}, mainEnv, good)
+	res = run(t, NewAskUserQuestion(permission.NoAnswerer{}), mainEnv, good)
 	if !res.IsError || !strings.Contains(res.Content, "best judgement") {
 		t.Fatalf("nobody to answer: %+v", res)
 	}
@@ -178,8 +178,8 @@ func TestAskUserQuestion(t *testing.T) {
 func TestTodoWrite(t *testing.T) {
 	dir := t.TempDir()
 	var saved []todo.Item
-	tl := TodoWrite{Path: func(agentID string) string { return filepath.Join(dir, "s-agent-"+agentID+".json") },
-		Saved: func(_ string, items []todo.Item) { saved = items }}
+	tl := NewTodoWrite(func(agentID string) string { return filepath.Join(dir, "s-agent-"+agentID+".json") },
+		func(_ string, items []todo.Item) { saved = items })
 	res := run(t, tl, &tool.Env{AgentID: "main"}, `{"todos":[{"content":"Write tests","status":"completed","activeForm":"Writing tests"},{"content":"Ship","status":"pending","activeForm":"Shipping"}]}`)
 	if res.IsError || res.Summary != "1/2 done" || len(saved) != 2 {
 		t.Fatalf("result %+v saved %+v", res, saved)

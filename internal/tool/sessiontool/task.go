@@ -45,7 +45,14 @@ type Outcome struct {
 
 // Task launches a subagent.
 type Task struct {
+	tool.Meta
 	Launcher Launcher
+}
+
+// NewTask returns the tool. Calls run side by side: several agents work at
+// the same time.
+func NewTask(l Launcher) Task {
+	return Task{Meta: tool.NewMeta[taskInput]("Task", taskDescription, true), Launcher: l}
 }
 
 type taskInput struct {
@@ -54,13 +61,10 @@ type taskInput struct {
 	Type        string `json:"subagent_type" desc:"Which kind of agent to launch."`
 }
 
-// Name is "Task".
-func (Task) Name() string { return "Task" }
-
 // Description lists the agent types after the general guidance.
 func (t Task) Description() string {
 	var b strings.Builder
-	b.WriteString(taskDescription)
+	b.WriteString(t.Doc)
 	b.WriteString("\nAgent types:\n")
 	for _, d := range t.Launcher.Definitions() {
 		fmt.Fprintf(&b, "- %s: %s", d.Name, d.Description)
@@ -71,12 +75,6 @@ func (t Task) Description() string {
 	}
 	return b.String()
 }
-
-// Schema is derived from the input struct.
-func (Task) Schema() json.RawMessage { return tool.SchemaOf[taskInput]() }
-
-// ConcurrencySafe is true: several agents work at the same time.
-func (Task) ConcurrencySafe() bool { return true }
 
 // Prepare checks the agent type; the call is an agent launch, which plan
 // mode allows only for read-only types.

@@ -15,6 +15,7 @@ var todoDescription string
 
 // TodoWrite records the agent's todo list.
 type TodoWrite struct {
+	tool.Meta
 	// Path returns where the list of an agent is stored.
 	Path func(agentID string) string
 	// Saved is told about every list written (for the transcript).
@@ -29,17 +30,11 @@ type todoInput struct {
 	} `json:"todos" desc:"The whole updated list."`
 }
 
-// Name is "TodoWrite".
-func (TodoWrite) Name() string { return "TodoWrite" }
-
-// Description explains how to keep the list.
-func (TodoWrite) Description() string { return todoDescription }
-
-// Schema is derived from the input struct.
-func (TodoWrite) Schema() json.RawMessage { return tool.SchemaOf[todoInput]() }
-
-// ConcurrencySafe is false: lists replace each other.
-func (TodoWrite) ConcurrencySafe() bool { return false }
+// NewTodoWrite returns the tool; it runs alone, as lists replace each
+// other.
+func NewTodoWrite(path func(agentID string) string, saved func(agentID string, items []todo.Item)) TodoWrite {
+	return TodoWrite{Meta: tool.NewMeta[todoInput]("TodoWrite", todoDescription, false), Path: path, Saved: saved}
+}
 
 // Prepare validates the list.
 func (t TodoWrite) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
