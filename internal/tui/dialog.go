@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/tui/input"
 )
 
 // outcome is what a key did to a dialog.
@@ -141,4 +142,26 @@ func (c *choice) view(th theme, width int) string {
 func frame(th theme, title, body string, width int) string {
 	inner := max(20, width-4)
 	return th.dialogBorder.Width(inner + 4).Render(th.dialogTitle.Render(title) + "\n\n" + body)
+}
+
+// typeInto passes a key to a dialog's text field. It reports back when Esc
+// leaves the field, and done with the text when Enter submits it (an empty
+// field submits an empty text).
+func typeInto(field *input.Model, msg tea.Msg) (text string, done, back bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case k.String() == "esc":
+			return "", false, true
+		case k.String() == "enter" && strings.TrimSpace(field.Value()) == "":
+			return "", true, false
+		}
+	}
+	var cmd tea.Cmd
+	*field, cmd = field.Update(msg)
+	if cmd != nil {
+		if sub, ok := cmd().(input.Submitted); ok {
+			return sub.Text, true, false
+		}
+	}
+	return "", false, false
 }

@@ -90,30 +90,19 @@ func (d *approvalDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
 }
 
 func (d *approvalDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" {
+	text, done, back := typeInto(&d.feedback, msg)
+	switch {
+	case back:
 		d.typing = false
-		return stay, nil
-	}
-	var cmd tea.Cmd
-	d.feedback, cmd = d.feedback.Update(msg)
-	submitted, text := false, ""
-	if cmd != nil {
-		if sub, ok := cmd().(input.Submitted); ok {
-			submitted, text = true, sub.Text
+	case done:
+		d.ans = event.Answer{Option: rejectOption, Feedback: text}
+		if d.edited {
+			p := d.plan
+			d.ans.EditedPlan = &p
 		}
+		return answered, nil
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "enter" && strings.TrimSpace(d.feedback.Value()) == "" {
-		submitted = true
-	}
-	if !submitted {
-		return stay, nil
-	}
-	d.ans = event.Answer{Option: rejectOption, Feedback: text}
-	if d.edited {
-		p := d.plan
-		d.ans.EditedPlan = &p
-	}
-	return answered, nil
+	return stay, nil
 }
 
 // startEdit writes the plan to a scratch file and opens the editor on it;

@@ -66,20 +66,12 @@ func (d *permissionDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
 // typeFeedback edits the "what to do instead" text; Enter sends the
 // refusal with it, Esc goes back to the options.
 func (d *permissionDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" {
+	text, done, back := typeInto(&d.feedback, msg)
+	switch {
+	case back:
 		d.typing = false
-		return stay, nil
-	}
-	var cmd tea.Cmd
-	d.feedback, cmd = d.feedback.Update(msg)
-	if cmd != nil {
-		if sub, ok := cmd().(input.Submitted); ok {
-			d.ans = event.Answer{Allow: false, Message: sub.Text}
-			return answered, nil
-		}
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "enter" && strings.TrimSpace(d.feedback.Value()) == "" {
-		d.ans = event.Answer{Allow: false}
+	case done:
+		d.ans = event.Answer{Allow: false, Message: text}
 		return answered, nil
 	}
 	return stay, nil

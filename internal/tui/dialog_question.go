@@ -102,22 +102,18 @@ func (d *questionDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
 }
 
 func (d *questionDialog) typeOther(msg tea.Msg) (outcome, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" {
+	text, done, back := typeInto(&d.other, msg)
+	switch {
+	case back:
 		d.typing = false
-		return stay, nil
-	}
-	var cmd tea.Cmd
-	d.other, cmd = d.other.Update(msg)
-	if cmd != nil {
-		if sub, ok := cmd().(input.Submitted); ok {
-			st := &d.states[d.tab]
-			st.freeText = strings.TrimSpace(sub.Text)
-			if !d.q.Questions[d.tab].MultiSelect {
-				st.picked = map[int]bool{}
-			}
-			d.typing = false
-			d.tab++
+	case done:
+		st := &d.states[d.tab]
+		st.freeText = strings.TrimSpace(text)
+		if !d.q.Questions[d.tab].MultiSelect && st.freeText != "" {
+			st.picked = map[int]bool{}
 		}
+		d.typing = false
+		d.tab++
 	}
 	return stay, nil
 }
