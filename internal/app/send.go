@@ -204,3 +204,20 @@ func (a *App) Close() error {
 	a.Broker.Close()
 	return a.Log.Close()
 }
+
+// AskPending puts a plan approval that a headless run left waiting to
+// whoever answers this session's questions (a dialog, a control channel),
+// then continues the turn with the answer. Nobody answering leaves the plan
+// pending.
+func (a *App) AskPending(ctx context.Context) (agent.Result, error) {
+	p := a.Pending()
+	if p == nil {
+		return agent.Result{}, nil
+	}
+	a.Plan.RequestExit("", p.Plan)
+	ans, err := a.asker.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, Plan: p.Plan, PlanFile: p.PlanFile, Options: a.Plan.Options()})
+	if err != nil {
+		return agent.Result{StopReason: agent.StopPlanPending, Pending: p}, nil
+	}
+	return a.AnswerPending(ctx, ans)
+}

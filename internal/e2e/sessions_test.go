@@ -141,18 +141,25 @@ func TestPendingApprovalSurvivesResume(t *testing.T) {
 	)
 	o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--output-format", "json")
 	id := fmt.Sprint(lastResult(t, o.stdout)["session_id"])
-	// A host resuming over stream-json is asked again.
+	// A plain prompt cannot go past it.
+	if o := w.run("", "-p", "so?", "--resume", id); o.code != 2 || !strings.Contains(o.stderr, "waiting for approval") {
+		t.Fatalf("a prompt over a pending approval: %d %q", o.code, o.stderr)
+	}
+	// A host resuming over stream-json is asked again at once, and its
+	// answer continues the turn.
+	w.srv.Add(implement("approved your plan"), finished)
 	s := w.start("--resume", id)
-	s.say("so?")
-	if line := s.result(); line["subtype"] != "error" || !strings.Contains(fmt.Sprint(line["error"]), "waiting for approval") {
-		t.Fatalf("a prompt over a pending approval: %v", line)
+	req := s.control("plan_exit")
+	if req["request"].(map[string]any)["plan"] != thePlan {
+		t.Fatalf("the resumed approval lacks the plan: %v", req)
+	}
+	s.answer(req, map[string]any{"option": "accept-edits"})
+	if res := s.result(); res["result"] != "Implemented the plan." || res["permission_mode"] != "acceptEdits" {
+		t.Fatalf("result %v", res)
 	}
 	s.close()
-	// And --approve-plan still answers it after that.
-	w.srv.Add(implement("approved your plan"), finished)
-	o = w.mustRun(0, "", "-p", "--resume", id, "--approve-plan", "accept-edits")
-	if strings.TrimSpace(o.stdout) != "Implemented the plan." {
-		t.Fatalf("stdout %q", o.stdout)
+	if w.read("hello.txt") != "hello\n" {
+		t.Fatal("the implementation did not run")
 	}
 }
 

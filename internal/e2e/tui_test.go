@@ -187,3 +187,24 @@ func TestInterfaceEditPlanInTheEditor(t *testing.T) {
 	term.waitText("Opened the plan in the editor")
 	w.allUsed()
 }
+
+func TestInterfaceAsksAgainForAPendingPlan(t *testing.T) {
+	w := newWorld(t, "anthropic",
+		writePlan(fakemodel.Match{LastUser: "add a greeting"}),
+		exitPlan,
+		implement("approved your plan"),
+		finished,
+	)
+	o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--output-format", "json")
+	id := fmt.Sprint(lastResult(t, o.stdout)["session_id"])
+	term := w.terminal("--resume", id)
+	s := term.waitText("Ready to code?")
+	if !strings.Contains(s, "Create hello.txt saying hello") {
+		t.Fatalf("the pending plan is not shown:\n%s", s)
+	}
+	term.send("Enter")
+	term.waitText("Implemented the plan.")
+	if w.read("hello.txt") != "hello\n" {
+		t.Fatal("the implementation did not run")
+	}
+}

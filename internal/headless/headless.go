@@ -110,6 +110,11 @@ func Run(ctx context.Context, o Options) int {
 
 	go ctl.read(o.Stdin)
 	code := ExitOK
+	if a.Pending() != nil {
+		// A plan left waiting by an earlier run: ask the host now.
+		res, err := a.AskPending(ctx)
+		code, _ = r.report(res, err, true)
+	}
 	if strings.TrimSpace(o.Prompt) != "" {
 		code = r.turn(ctx, ctl, o.Prompt)
 	}

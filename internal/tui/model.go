@@ -69,6 +69,9 @@ type Model struct {
 	hint    string    // a transient line above the status bar
 	now     func() time.Time
 	first   string // a prompt to send at start
+	// askPending asks again, at start, for the approval of a plan an
+	// earlier headless run left waiting.
+	askPending bool
 }
 
 // newModel builds the interface over a started app.
@@ -84,6 +87,10 @@ func newModel(a *app.App, th theme) *Model {
 // Init starts listening to the session.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.waitEvent()}
+	if m.askPending {
+		m.askPending = false
+		cmds = append(cmds, m.startTurn(func(ctx context.Context) (agent.Result, error) { return m.app.AskPending(ctx) }))
+	}
 	if m.first != "" {
 		text := m.first
 		m.first = ""
@@ -165,11 +172,16 @@ func (m *Model) sendTurn(text string) tea.Cmd {
 	}
 	m.conv.add(&item{kind: itemUser, text: text})
 	m.scroll = 0
+	a := m.app
+	return m.startTurn(func(ctx context.Context) (agent.Result, error) { return a.Send(ctx, text) })
+}
+
+// startTurn runs work as the current turn, interruptible with Esc.
+func (m *Model) startTurn(work func(context.Context) (agent.Result, error)) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel, m.turnStart, m.frame = true, cancel, m.now(), 0
-	a := m.app
 	return tea.Batch(tick(), func() tea.Msg {
-		res, err := a.Send(ctx, text)
+		res, err := work(ctx)
 		return turnDone{res: res, err: err}
 	})
 }

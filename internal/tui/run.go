@@ -41,6 +41,7 @@ func Run(ctx context.Context, o Options) error {
 	m := newModel(a, th)
 	defer m.Close()
 	m.demo, m.first = o.Demo, o.Prompt
+	m.askPending = a.Pending() != nil
 	if o.Prefill != "" {
 		m.in.SetValue(o.Prefill)
 	}
