@@ -214,10 +214,16 @@ func TestCancellingTheParentStopsItsAgents(t *testing.T) {
 	if n := agentRequests(); n != 2 {
 		t.Fatalf("%d agent requests: agents went on after the parent was cancelled", n)
 	}
-	for _, r := range w.srv.Requests() {
-		if strings.Contains(r.FirstUser().Text, "slow area") && r.Outcome != fakemodel.OutcomeCanceled {
-			t.Fatalf("an agent request was not cancelled: %+v", r.Outcome)
+	err := w.srv.WaitFor(ctx, func(reqs []fakemodel.Request) bool {
+		for _, r := range reqs {
+			if strings.Contains(r.FirstUser().Text, "slow area") && r.Outcome != fakemodel.OutcomeCanceled {
+				return false
+			}
 		}
+		return true
+	})
+	if err != nil {
+		t.Fatalf("the agents' requests were not cancelled: %+v", w.srv.Requests())
 	}
 }
 

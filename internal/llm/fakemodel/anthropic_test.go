@@ -45,7 +45,7 @@ func TestAnthropicStreamsTextInSeveralDeltas(t *testing.T) {
 	if m.Usage.InputTokens != 42 || m.Usage.OutputTokens != 7 || m.Usage.CacheReadInputTokens != 5 {
 		t.Errorf("usage %+v", m.Usage)
 	}
-	reqs := srv.Requests()
+	reqs := settled(t, srv)
 	if len(reqs) != 1 || reqs[0].Reply != "hello" || reqs[0].Outcome != OutcomeServed || !reqs[0].Stream {
 		t.Errorf("log %+v", reqs)
 	}
@@ -186,7 +186,7 @@ func TestAnthropicInjectedErrors(t *testing.T) {
 	check(500, "api_error", "kaput", "retry-after", "3")
 	check(429, "rate_limit_error", "Too Many Requests", "retry-after-ms", "1500")
 	check(529, "overloaded_error", "Overloaded", "retry-after", "")
-	for _, r := range srv.Requests() {
+	for _, r := range settled(t, srv) {
 		if r.Outcome != OutcomeError {
 			t.Errorf("%s: outcome %q", r.Reply, r.Outcome)
 		}
@@ -206,7 +206,7 @@ func TestAnthropicCutStream(t *testing.T) {
 	if want := []string{"message_start", "content_block_start", "content_block_delta"}; !slices.Equal(res.events, want) {
 		t.Errorf("events before the cut %v, want %v", res.events, want)
 	}
-	if r := srv.Requests()[0]; r.Outcome != OutcomeCut {
+	if r := settled(t, srv)[0]; r.Outcome != OutcomeCut {
 		t.Errorf("outcome %q", r.Outcome)
 	}
 }

@@ -128,3 +128,22 @@ func streamOpenAI(t *testing.T, srv *Server, params openai.ChatCompletionNewPara
 	res.err = stream.Err()
 	return res
 }
+
+// settled waits until the server has recorded how every request ended (a
+// client can see the end of a response before the handler returns) and
+// returns the log.
+func settled(t *testing.T, srv *Server) []Request {
+	t.Helper()
+	err := srv.WaitFor(testCtx(t), func(rs []Request) bool {
+		for _, r := range rs {
+			if r.Outcome == OutcomePending {
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatalf("requests never settled: %v", err)
+	}
+	return srv.Requests()
+}

@@ -162,7 +162,7 @@ func TestUnmatchedIsA400InBothAPIs(t *testing.T) {
 		!strings.Contains(oerr.Message, "other words") {
 		t.Errorf("openai error %v", stream.Err())
 	}
-	reqs := srv.Requests()
+	reqs := settled(t, srv)
 	if len(reqs) != 2 || reqs[0].Reply != "" || reqs[0].Outcome != OutcomeUnmatched || reqs[1].Outcome != OutcomeUnmatched {
 		t.Errorf("log %+v", reqs)
 	}

@@ -34,7 +34,7 @@ func TestOpenAIStreamsTextInSeveralDeltas(t *testing.T) {
 	if len(acc.Choices) != 1 || acc.Choices[0].Message.Content != longText || acc.Model != "gpt-test" || acc.ID == "" {
 		t.Errorf("accumulated %+v", acc)
 	}
-	r := srv.Requests()[0]
+	r := settled(t, srv)[0]
 	if r.API != APIOpenAI || r.Path != "/v1/chat/completions" || r.Reply != "hello" || r.Outcome != OutcomeServed || !r.Stream {
 		t.Errorf("log %+v", r)
 	}
@@ -161,7 +161,7 @@ func TestOpenAICutStream(t *testing.T) {
 	if res.chunks != 2 || res.finish != "" {
 		t.Errorf("%d chunks, finish %q", res.chunks, res.finish)
 	}
-	if r := srv.Requests()[0]; r.Outcome != OutcomeCut {
+	if r := settled(t, srv)[0]; r.Outcome != OutcomeCut {
 		t.Errorf("outcome %q", r.Outcome)
 	}
 }
