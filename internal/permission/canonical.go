@@ -49,14 +49,14 @@ func canonical(p string, hops int) string {
 	}
 }
 
-// expandPaths returns every path as given and, where it differs, its
+// bothForms returns every path as given and, where it differs, its
 // canonical form, so that a rule matches however the file was named.
-func expandPaths(paths []string) []string {
+func bothForms(paths, canon []string) []string {
 	out := make([]string, 0, 2*len(paths))
-	for _, p := range paths {
+	for i, p := range paths {
 		out = append(out, p)
-		if c := Canonical(p); c != p {
-			out = append(out, c)
+		if canon[i] != p {
+			out = append(out, canon[i])
 		}
 	}
 	return out

@@ -66,6 +66,8 @@ type Engine struct {
 	ask   []Rule
 	deny  []Rule
 	match matcher
+	// canonRoot is the project root with symlinks resolved, once.
+	canonRoot string
 }
 
 // Rules are the rule texts an engine starts with.
@@ -88,7 +90,7 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{allow: allow, ask: ask, deny: deny, match: matcher{root: root, home: home}}, nil
+	return &Engine{allow: allow, ask: ask, deny: deny, match: matcher{root: root, home: home}, canonRoot: Canonical(root)}, nil
 }
 
 // AddAllow adds an allow rule for the rest of the session ("yes, and don't
@@ -126,15 +128,16 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 		class = shellclass.Classify(a.Command)
 		cmds = class.Commands
 	}
-	paths := expandPaths(a.Paths)
-
-	it := items{paths: paths, cmds: cmds}
+	// Each path is resolved once per decision, for the rules (which see
+	// both forms), the plan-file check and the accept-edits check.
+	canon := canonicalAll(a.Paths)
+	it := items{paths: bothForms(a.Paths, canon), cmds: cmds}
 	if r, ok := e.match.anyCovers(e.deny, a, it); ok {
 		return Decision{Behavior: Deny, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf("Denied by the permission rule %s.", r.Text)}
 	}
 
 	if c.Mode == ModePlan || c.ReadOnlyAgent {
-		if d, decided := readOnlyLimit(c, a, class); decided {
+		if d, decided := readOnlyLimit(c, a, canon, class); decided {
 			return d
 		}
 	}
@@ -145,11 +148,11 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	if r, ok := e.match.allCovered(e.allow, a, it); ok {
 		return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}
 	}
-	return e.modeDefault(c, a, class)
+	return e.modeDefault(c, a, canon, class)
 }
 
 // modeDefault is what a mode does with a call no rule decided.
-func (e *Engine) modeDefault(c Context, a Access, class shellclass.Result) Decision {
+func (e *Engine) modeDefault(c Context, a Access, canon []string, class shellclass.Result) Decision {
 	if c.Mode == ModeBypass {
 		return Decision{Behavior: Allow, Rule: "mode", Reason: "Permissions are bypassed."}
 	}
@@ -162,7 +165,7 @@ func (e *Engine) modeDefault(c Context, a Access, class shellclass.Result) Decis
 		}
 		return Decision{Behavior: Ask, Rule: "mode", Reason: "The command may change the system: " + class.Reason + "."}
 	case KindWrite:
-		if c.Mode == ModeAcceptEdits && allInside(a.Paths, e.match.root) && allInside(canonicalAll(a.Paths), Canonical(e.match.root)) {
+		if c.Mode == ModeAcceptEdits && allInside(a.Paths, e.match.root) && allInside(canon, e.canonRoot) {
 			return Decision{Behavior: Allow, Rule: "mode", Reason: "Edits inside the project are accepted."}
 		}
 		return Decision{Behavior: Ask, Rule: "mode", Reason: "Changing " + strings.Join(a.Paths, ", ") + " needs approval."}

@@ -11,7 +11,7 @@ import (
 // readOnlyLimit applies the hard limits of plan mode and of read-only
 // agents. It returns decided=false when the call is within the limits and
 // the remaining rules should decide.
-func readOnlyLimit(c Context, a Access, class shellclass.Result) (d Decision, decided bool) {
+func readOnlyLimit(c Context, a Access, canon []string, class shellclass.Result) (d Decision, decided bool) {
 	limit, why := "plan mode", "Plan mode is on, so nothing but the plan file may change."
 	if c.ReadOnlyAgent {
 		limit, why = "read-only agent", "This agent may only read."
@@ -48,7 +48,7 @@ func readOnlyLimit(c Context, a Access, class shellclass.Result) (d Decision, de
 		if c.ReadOnlyAgent || c.Mode != ModePlan || c.PlanFile == "" {
 			return deny("%s cannot write files.", a.Tool)
 		}
-		if err := CheckPlanFileWrite(c.PlanFile, a.Paths); err != nil {
+		if err := checkPlanFileWrite(c.PlanFile, a.Paths, canon); err != nil {
 			return deny("%v", err)
 		}
 		return Decision{Behavior: Allow, Rule: "plan file", Reason: "Writing the plan file is allowed in plan mode."}, true
@@ -69,18 +69,19 @@ func sentence(s string) string {
 	return s
 }
 
-// CheckPlanFileWrite returns nil when every path is the plan file itself.
+// checkPlanFileWrite returns nil when every path (given with its canonical
+// form) is the plan file itself.
 // Paths are compared after cleaning, making absolute and resolving
 // symlinks, so "..", symlinked directories and links cannot reach another
 // file. The plan file must also be an ordinary file with a single link:
 // were it a symlink or a hard link, writing it would change another file.
-func CheckPlanFileWrite(planFile string, paths []string) error {
+func checkPlanFileWrite(planFile string, paths, canon []string) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("the call names no file")
 	}
 	plan := Canonical(planFile)
-	for _, p := range paths {
-		if Canonical(p) != plan {
+	for i, p := range paths {
+		if canon[i] != plan {
 			return fmt.Errorf("%s is not the plan file", p)
 		}
 	}
