@@ -2,7 +2,6 @@ package app
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"strings"
 
@@ -112,9 +111,3 @@ func (a *App) Sessions() ([]session.Info, error) { return a.Store.List() }
 // Options returns the options the app was built with, so a front end can
 // build another one (to resume a different session).
 func (a *App) Options() Options { return a.opts }
-
-// ReadFile reads a file for a front end (an edited plan coming back).
-func ReadFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	return string(data), err
-}

@@ -86,9 +86,6 @@ func offsetAfter(dir string) int {
 	return len(dir) + 1
 }
 
-// Root returns the directory the matcher was built for.
-func (m *Matcher) Root() string { return m.root }
-
 // findRepo looks for the git repository holding dir and returns its top
 // directory and its git directory, or empty strings when there is none.
 func findRepo(dir string) (top, gitDir string) {

@@ -87,9 +87,6 @@ func trimTrailingSpaces(s string) string {
 	return s[:end]
 }
 
-// Negated reports whether the pattern re-includes what it matches.
-func (p Pattern) Negated() bool { return p.negate }
-
 // String returns the pattern in gitignore syntax.
 func (p Pattern) String() string {
 	s := p.text

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -295,8 +294,4 @@ func (c *conversation) toggleExpanded() {
 			it.invalidate()
 		}
 	}
-}
-
-func (c *conversation) describe() string {
-	return fmt.Sprintf("%d items", len(c.items))
 }

@@ -267,14 +267,3 @@ func (m *Model) vertical(dir int) bool {
 	m.off = offsetAtColumn(t.text, t.rows[k], rowEnd(t.rows, k, t.text), m.goal, k == len(t.rows)-1)
 	return true
 }
-
-// onFirstRow and onLastRow report whether the cursor is on the first or
-// last screen row of the buffer.
-func (m Model) onFirstRow() bool {
-	return m.row == 0 && rowOf(m.lines[0].rows, m.off) == 0
-}
-
-func (m Model) onLastRow() bool {
-	l := m.lines[len(m.lines)-1]
-	return m.row == len(m.lines)-1 && rowOf(l.rows, m.off) == len(l.rows)-1
-}
