@@ -429,11 +429,7 @@ func parseQuote(lines []string, i, depth int) (block, int) {
 		l := lines[i]
 		ind := indentOf(l)
 		if ind < 4 && ind < len(l) && l[ind] == '>' {
-			c := l[ind+1:]
-			if strings.HasPrefix(c, " ") {
-				c = c[1:]
-			}
-			inner = append(inner, c)
+			inner = append(inner, strings.TrimPrefix(l[ind+1:], " "))
 			continue
 		}
 		// A lazy continuation line: it carries on the quote's last
