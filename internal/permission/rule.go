@@ -2,11 +2,7 @@ package permission
 
 import (
 	"fmt"
-	"net/url"
-	"path/filepath"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
@@ -219,54 +215,4 @@ func (m matcher) allCovered(rules []Rule, a Access, it items) (Rule, bool) {
 		}
 	}
 	return first, true
-}
-
-// pathMatches matches a path pattern: "~/" is the home directory, an
-// absolute pattern is taken as is, anything else is relative to the
-// project root. A pattern naming a directory covers what is inside it.
-func (m matcher) pathMatches(pattern, path string) bool {
-	switch {
-	case strings.HasPrefix(pattern, "~/"):
-		pattern = filepath.Join(m.home, pattern[2:])
-	case filepath.IsAbs(pattern):
-	default:
-		pattern = filepath.Join(m.root, pattern)
-	}
-	pattern = filepath.ToSlash(pattern)
-	path = filepath.ToSlash(path)
-	if ok, _ := doublestar.Match(pattern, path); ok {
-		return true
-	}
-	ok, _ := doublestar.Match(strings.TrimSuffix(pattern, "/")+"/**", path)
-	return ok && !strings.ContainsAny(pattern, "*?[{")
-}
-
-// commandMatches matches a Bash specifier against one simple command:
-// "git diff:*" and "git diff *" are prefixes that end at a word boundary,
-// anything else must equal the command.
-func commandMatches(spec, cmd string) bool {
-	prefix, isPrefix := strings.CutSuffix(spec, ":*")
-	if !isPrefix {
-		prefix, isPrefix = strings.CutSuffix(spec, " *")
-	}
-	if !isPrefix {
-		return cmd == spec
-	}
-	prefix = strings.TrimSpace(prefix)
-	return cmd == prefix || strings.HasPrefix(cmd, prefix+" ")
-}
-
-// networkMatches matches "domain:example.com" (and its subdomains) or a
-// URL prefix.
-func networkMatches(spec, target string) bool {
-	if d, ok := strings.CutPrefix(spec, "domain:"); ok {
-		u, err := url.Parse(target)
-		if err != nil {
-			return false
-		}
-		host := strings.ToLower(u.Hostname())
-		d = strings.ToLower(d)
-		return host == d || strings.HasSuffix(host, "."+d)
-	}
-	return strings.HasPrefix(target, spec)
 }
