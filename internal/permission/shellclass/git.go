@@ -24,7 +24,7 @@ var gitInfo = map[string]bool{
 
 // gitCmd checks git: global options, then a read-only subcommand with
 // arguments that keep it read-only.
-func gitCmd(_ *walker, prog string, args []arg) string {
+func gitCmd(w *walker, prog string, args []arg) string {
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -38,8 +38,11 @@ func gitCmd(_ *walker, prog string, args []arg) string {
 		case gitFlags[t]:
 		case gitInfo[t]:
 			return ""
-		case t == "-c" || strings.HasPrefix(t, "--config-env"):
-			return fmt.Sprintf("%q %s sets configuration, which can make git run programs", prog, t)
+		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "--exec-path="):
+			// Configuration can define aliases and the programs git
+			// runs, so the command git runs is not the one written.
+			w.hidef("%q %s sets configuration, which can make git run programs", prog, t)
+			return ""
 		case strings.HasPrefix(t, "-"):
 			return fmt.Sprintf("%q option %s is not checked", prog, t)
 		default:
@@ -60,26 +63,32 @@ var gitPlain = map[string]struct {
 	"merge-base": {}, "name-rev": {}, "for-each-ref": {}, "count-objects": {},
 	"check-ignore": {}, "check-attr": {}, "show-ref": {}, "var": {},
 	"cherry": {}, "show-branch": {}, "verify-commit": {}, "verify-tag": {},
-	"version":     {},
-	"diff":        {long: []string{"output"}},
-	"log":         {long: []string{"output"}},
-	"show":        {long: []string{"output"}},
-	"whatchanged": {long: []string{"output"}},
-	"shortlog":    {long: []string{"output"}},
-	"diff-tree":   {long: []string{"output"}},
-	"diff-index":  {long: []string{"output"}},
-	"diff-files":  {long: []string{"output"}},
-	"grep":        {long: []string{"open-files-in-pager", "ext-grep"}, short: "O"},
-	"ls-remote":   {long: []string{"upload-pack"}, short: "u"},
-	"help":        {long: []string{"web"}, short: "w"},
+	"version": {}, "diff": {}, "log": {}, "show": {}, "whatchanged": {},
+	"shortlog": {}, "diff-tree": {}, "diff-index": {}, "diff-files": {},
+	"grep":      {long: []string{"open-files-in-pager", "ext-grep"}, short: "O"},
+	"ls-remote": {long: []string{"upload-pack", "exec"}, short: "u"},
 }
+
+// gitOutput are long options that any reading subcommand taking revision
+// or diff options accepts and that write a file.
+var gitOutput = []string{"output", "output-directory"}
 
 // gitSubcommand checks one git subcommand and its arguments.
 func gitSubcommand(sub string, args []arg) string {
 	if bad, ok := gitPlain[sub]; ok {
-		return gitScan(sub, args, bad.long, bad.short)
+		if reason := gitScan(sub, args, bad.long, bad.short); reason != "" || sub != "ls-remote" {
+			return reason
+		}
+		return gitRemoteURL(args)
 	}
 	switch sub {
+	case "help":
+		for _, a := range args {
+			if !a.lit || !a.isOpt() || !(a.is("-a") || a.is("--all") || a.is("-g") || a.is("--guides")) {
+				return `"git help" with a topic opens a manual viewer, which the repository's configuration can choose`
+			}
+		}
+		return ""
 	case "branch":
 		return gitBranch(args)
 	case "tag":
@@ -131,7 +140,7 @@ func gitScan(sub string, args []arg, badLong []string, badShort string) string {
 		if !a.isOpt() {
 			continue
 		}
-		for _, b := range badLong {
+		for _, b := range append(slices.Clip(badLong), gitOutput...) {
 			if longPrefixOf(a.text, b) {
 				return fmt.Sprintf("%q --%s is not read-only", "git "+sub, b)
 			}
@@ -308,4 +317,28 @@ func gitConfig(args []arg) string {
 		return ""
 	}
 	return `"git config" with a value changes configuration`
+}
+
+// gitRemoteURL allows git ls-remote only with a repository given as an
+// http, https or git URL: a remote name stands for a URL from the
+// repository's configuration, and other transports run programs (ssh, or
+// a command for ext::).
+func gitRemoteURL(args []arg) string {
+	for _, a := range args {
+		if a.isOpt() {
+			continue
+		}
+		if a.is("--") {
+			continue
+		}
+		scheme, _, ok := strings.Cut(a.prefix, "://")
+		if ok && a.lit {
+			switch strings.ToLower(scheme) {
+			case "http", "https", "git":
+				return ""
+			}
+		}
+		return fmt.Sprintf("%q is given %s; only http, https and git URLs are read-only", "git ls-remote", a.text)
+	}
+	return `"git ls-remote" without a URL reaches a remote from the repository's configuration`
 }

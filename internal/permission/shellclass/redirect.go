@@ -17,7 +17,7 @@ func (w *walker) redirect(r *syntax.Redirect) {
 		w.word(r.Hdoc)
 	}
 	if r.Word == nil {
-		w.deny("uses a redirection that is not checked")
+		w.hide("uses a redirection that is not checked")
 		return
 	}
 	target := w.wordArg(r.Word)
@@ -36,8 +36,10 @@ func (w *walker) redirect(r *syntax.Redirect) {
 	switch {
 	case target.lit && safeOutputs[target.text]:
 	case target.lit:
+		w.writes = append(w.writes, target.text)
 		w.denyf("redirects output to %q", target.text)
 	default:
+		w.writes = append(w.writes, target.text)
 		w.denyf("redirects output to a file named by %s", target.text)
 	}
 }
