@@ -298,7 +298,7 @@ func wrapperCmd(w *walker, prog string, args []arg) string {
 			w.shellCode(code, []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}, prog+" -"+wr.code)
 			return why
 		}
-		if prog != "flock" {
+		if prog == "su" || prog == "script" || prog == "runuser" && !hasUserOption(args) {
 			w.hidef("%s; without -%s it starts a shell", why, wr.code)
 			return why
 		}
@@ -360,6 +360,20 @@ func wrapperCmd(w *walker, prog string, args []arg) string {
 	}
 	w.run(rest, nil)
 	return why
+}
+
+// hasUserOption reports whether runuser is given -u, with which it runs a
+// command directly.
+func hasUserOption(args []arg) bool {
+	for _, a := range args {
+		if a.is("--") {
+			return false
+		}
+		if strings.ContainsRune(shortCluster(a), 'u') || a.lit && strings.HasPrefix(a.text, "--user") {
+			return true
+		}
+	}
+	return false
 }
 
 // codeOption finds the value of the option -letter (or --command,
@@ -460,6 +474,14 @@ func shellCmd(w *walker, prog string, args []arg) string {
 	if len(args) == 1 && args[0].is("--version") && prog != "dash" && prog != "sh" {
 		return ""
 	}
+	// An option that is not checked makes the line opaque, but the code
+	// is still walked so that rules see its commands.
+	problem := ""
+	note := func(format string, args ...any) {
+		if problem == "" {
+			problem = fmt.Sprintf(format, args...)
+		}
+	}
 	withC := false
 	i := 0
 loop:
@@ -475,8 +497,8 @@ loop:
 			continue
 		case len(a.text) < 2 || (a.text[0] != '-' && a.text[0] != '+') || strings.HasPrefix(a.text, "--"):
 			if strings.HasPrefix(a.text, "--") {
-				w.hidef("%q option %s is not checked", prog, a.text)
-				return ""
+				note("%q option %s is not checked", prog, a.text)
+				continue
 			}
 			break loop
 		}
@@ -487,21 +509,19 @@ loop:
 			case c == 'o' || c == 'O':
 				i++
 				if i >= len(args) || !args[i].lit {
-					w.hidef("%q option -%c needs a plain value", prog, c)
-					return ""
+					note("%q option -%c needs a plain value", prog, c)
+					continue
 				}
 				allowed := shellOptionNames
 				if c == 'O' {
 					allowed = shoptNames
 				}
 				if !allowed[args[i].text] {
-					w.hidef("%q option -%c %s is not checked", prog, c, args[i].text)
-					return ""
+					note("%q option -%c %s is not checked", prog, c, args[i].text)
 				}
 			case strings.ContainsRune(shellLetters, c):
 			default:
-				w.hidef("%q option -%c is not checked", prog, c)
-				return ""
+				note("%q option -%c is not checked", prog, c)
 			}
 		}
 	}
@@ -524,5 +544,6 @@ loop:
 		langs = []syntax.LangVariant{syntax.LangZsh, syntax.LangBash}
 	}
 	w.shellCode(args[i], langs, prog+" -c")
+	w.hide(problem)
 	return ""
 }
