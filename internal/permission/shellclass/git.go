@@ -37,6 +37,9 @@ func gitCmd(w *walker, prog string, args []arg) string {
 			i++ // the directory
 		case gitFlags[t]:
 		case gitInfo[t]:
+			if t == "--help" && i+1 < len(args) {
+				return `"git --help" with a topic opens a manual viewer, which the repository's configuration can choose`
+			}
 			return ""
 		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "--exec-path="):
 			// Configuration can define aliases and the programs git
@@ -59,19 +62,21 @@ var gitPlain = map[string]struct {
 	short string
 }{
 	"status": {}, "blame": {}, "annotate": {}, "rev-parse": {}, "rev-list": {},
-	"ls-files": {}, "ls-tree": {}, "cat-file": {}, "describe": {},
+	"ls-files": {}, "ls-tree": {}, "describe": {},
+	"cat-file":   {long: []string{"textconv", "filters"}},
 	"merge-base": {}, "name-rev": {}, "for-each-ref": {}, "count-objects": {},
 	"check-ignore": {}, "check-attr": {}, "show-ref": {}, "var": {},
-	"cherry": {}, "show-branch": {}, "verify-commit": {}, "verify-tag": {},
+	"cherry": {}, "show-branch": {},
 	"version": {}, "diff": {}, "log": {}, "show": {}, "whatchanged": {},
 	"shortlog": {}, "diff-tree": {}, "diff-index": {}, "diff-files": {},
 	"grep":      {long: []string{"open-files-in-pager", "ext-grep"}, short: "O"},
 	"ls-remote": {long: []string{"upload-pack", "exec"}, short: "u"},
 }
 
-// gitOutput are long options that any reading subcommand taking revision
-// or diff options accepts and that write a file.
-var gitOutput = []string{"output", "output-directory"}
+// gitOutput are long options that reading subcommands accept and that
+// write a file or run a program: --output, and --show-signature, which
+// runs gpg (the program the repository's configuration names).
+var gitOutput = []string{"output", "output-directory", "show-signature"}
 
 // gitSubcommand checks one git subcommand and its arguments.
 func gitSubcommand(sub string, args []arg) string {
@@ -139,6 +144,12 @@ func gitScan(sub string, args []arg, badLong []string, badShort string) string {
 		}
 		if !a.isOpt() {
 			continue
+		}
+		if a.is("--help") {
+			return fmt.Sprintf("%q --help opens a manual viewer, which the repository's configuration can choose", "git "+sub)
+		}
+		if strings.Contains(a.text, "%G") {
+			return fmt.Sprintf("%q %s asks for signature details, which runs gpg", "git "+sub, a.text)
 		}
 		for _, b := range append(slices.Clip(badLong), gitOutput...) {
 			if longPrefixOf(a.text, b) {

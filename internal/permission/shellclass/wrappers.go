@@ -33,8 +33,20 @@ func envCmd(w *walker, prog string, args []arg) string {
 		return ""
 	}
 	if p.has("S", "split-string") {
-		w.hidef("%q -S splits a string into a command, which is not checked", prog)
-		return ""
+		// -S splits its value into words that come first; it has its
+		// own escapes, so only plain words are followed.
+		var words []arg
+		for _, v := range p.vals("S", "split-string") {
+			split, ok := SplitWords(v.text)
+			if !v.lit || !ok || strings.ContainsAny(v.text, `\$'"`) {
+				w.hidef("%q -S splits %s into a command, which is not checked", prog, v.text)
+				return ""
+			}
+			for _, s := range split {
+				words = append(words, litArg(s))
+			}
+		}
+		p.rest = append(words, p.rest...)
 	}
 	if p.has("i", "ignore-environment") {
 		w.envChange("env -i", fmt.Sprintf("%q -i clears the environment, removing what ponder sets there", prog))
@@ -323,7 +335,7 @@ func wrapperCmd(w *walker, prog string, args []arg) string {
 		rest, skip = rest[1:], skip-1
 	}
 	if len(rest) == 0 {
-		if prog == "sudo" && p.has("s", "i", "shell", "login") {
+		if prog == "sudo" && p.has("s", "i", "shell", "login") || prog == "doas" && p.has("s") {
 			w.hidef("%s; it starts a shell", why)
 		}
 		return why
@@ -342,7 +354,7 @@ func wrapperCmd(w *walker, prog string, args []arg) string {
 			return why
 		}
 	}
-	if wr.joined || prog == "sudo" && p.has("s", "shell") {
+	if wr.joined || prog == "sudo" && p.has("s", "i", "shell", "login") {
 		if prog == "watch" && p.has("x", "exec") {
 			w.run(rest, nil)
 			return why
