@@ -42,7 +42,11 @@ func goFlags(sub string, args []arg) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.is("--") {
-			args = args[i+1:]
+			for _, p := range args[i+1:] {
+				if !p.lit || strings.Contains(p.text, "@") {
+					return fmt.Sprintf("%q %s may name a version, which would be downloaded", "go "+sub, p.text)
+				}
+			}
 			break
 		}
 		if reason := unsure("go "+sub, a); reason != "" {
