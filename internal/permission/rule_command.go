@@ -91,40 +91,10 @@ func restrictMatches(spec commandSpec, c shellclass.Command) verdict {
 		if v == matches && !f.sure {
 			v = mayMatch
 		}
-		if v == noMatch && prog == "git" && len(spec.words) > 1 && f.start < len(ws) && ws[f.start].Lit && !ws[f.start].MaybeOption && !gitCommands[ws[f.start].Text] {
-			// Not a git command: an alias from git's configuration,
-			// which can stand for any other.
-			v = mayMatch
-		}
 		best = max(best, v)
 	}
 	return best
 }
-
-// gitCommands are git's own commands; any other subcommand is an alias or
-// a git-* program, which can run anything.
-var gitCommands = func() map[string]bool {
-	m := map[string]bool{}
-	for _, c := range strings.Fields(`add am annotate apply archive bisect blame branch bugreport bundle
-		cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry
-		cherry-pick citool clean clone column commit commit-graph commit-tree config count-objects
-		credential credential-cache credential-store daemon describe diagnose diff diff-files diff-index
-		diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg
-		for-each-ref for-each-repo format-patch fsck fsck-objects gc get-tar-commit-id grep gui
-		hash-object help hook http-backend http-fetch http-push imap-send index-pack init init-db
-		instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge
-		merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive
-		merge-resolve merge-subtree merge-tree mergetool mktag mktree multi-pack-index mv name-rev notes
-		pack-objects pack-redundant pack-refs patch-id prune prune-packed pull push quiltimport
-		range-diff read-tree rebase receive-pack reflog remote repack replace request-pull rerere reset
-		restore rev-list rev-parse revert rm send-email send-pack shell shortlog show show-branch
-		show-index show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref
-		tag unpack-file unpack-objects update-index update-ref update-server-info upload-archive
-		upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree write-tree`) {
-		m[c] = true
-	}
-	return m
-}()
 
 // skip is one way of reading a command's leading options: the words from
 // start on follow them. sure says the options were read without guessing.

@@ -150,10 +150,24 @@ var ruleAttacks = map[string][]ruleAttack{
 			"python3 -c 'import os; os.system(\"rm x\")'", "perl -e 'unlink q(x)'", "node -e 'x'",
 			"enable -f ./x.so rm2", "echo $(cat <<EOF\nEOF)\nrm x\nEOF\n)", "timeout $t rm x", "nice $n ls",
 			"watch \"$c\"", "flock /tmp/l -c \"$c\"", "$'\\x72m' x", "$\"rm\" x", "sudo $c",
+			"awk 'BEGIN{system(\"rm x\")}'", "awk '{print | \"sh\"}' f", "sed 's/x/rm y/e' f", "sed '1e rm x' f",
+			"git config alias.x '!rm y' && git x", "git x", "vim -c '!rm x' -c q f", "vi +'!rm x' f",
+			"man -P 'rm x' ls", "rsync -e 'rm x' a b:", "ssh -o ProxyCommand='rm x' h", "tmux new 'rm x'",
+			"echo 'rm x' | at now", "gdb -batch -ex 'shell rm x'", "less +'!rm x' f", "rg --pre rm pattern",
+			"sort --compress-program=rm f", "tar -xf a.tar --to-command='rm x'", "zip -T -TT 'rm x' a.zip f",
+			"emacs --batch --eval '(shell-command \"rm x\")'", "hyperfine 'rm x'", "ed f < cmds",
 		} {
 			for _, r := range ctxs {
 				out = append(out, ruleAttack{r, "", c, Ask}, ruleAttack{r, ModeBypass, c, Ask})
 			}
+		}
+		// Subcommands of git that are given a command: it is found.
+		for _, c := range []string{
+			"git rebase -x 'rm x' HEAD~1", "git rebase --exec='rm x' HEAD~1", "git bisect run rm x",
+			"git submodule foreach 'rm x'", "git submodule foreach --recursive rm x", "git difftool -x 'rm' HEAD",
+			"git filter-branch --tree-filter 'rm x' HEAD",
+		} {
+			out = append(out, ruleAttack{ctxs[0], "", c, Deny})
 		}
 		// A tilde or a variable in the program's path: rm most likely,
 		// but only known when it runs.

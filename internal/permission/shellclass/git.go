@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // gitFlags are git's global options without a value that are allowed
@@ -22,14 +24,30 @@ var gitInfo = map[string]bool{
 	"--info-path": true, "--exec-path": true,
 }
 
+// gitValueOptions are git's global options that take the next word as
+// their value.
+var gitValueOptions = map[string]bool{
+	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
+	"--super-prefix": true, "--config-env": true, "--attr-source": true,
+}
+
 // gitCmd checks git: global options, then a read-only subcommand with
-// arguments that keep it read-only.
+// arguments that keep it read-only. Whatever the verdict, it looks for
+// the commands git would run: an alias, or the command given to
+// subcommands such as rebase --exec.
 func gitCmd(w *walker, prog string, args []arg) string {
+	reason := ""
+	note := func(r string) {
+		if reason == "" {
+			reason = r
+		}
+	}
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.lit {
-			return fmt.Sprintf("%q is given %s before its subcommand, which cannot be checked", prog, a.text)
+			w.hidef("%q is given %s before its subcommand, which cannot be checked", prog, a.text)
+			return ""
 		}
 		t := a.text
 		switch {
@@ -40,20 +58,105 @@ func gitCmd(w *walker, prog string, args []arg) string {
 			if t == "--help" && i+1 < len(args) {
 				return `"git --help" with a topic opens a manual viewer, which the repository's configuration can choose`
 			}
-			return ""
+			return reason
 		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "--exec-path="):
 			// Configuration can define aliases and the programs git
 			// runs, so the command git runs is not the one written.
 			w.hidef("%q %s sets configuration, which can make git run programs", prog, t)
-			return ""
+			if t == "-c" || t == "--config-env" {
+				i++
+			}
 		case strings.HasPrefix(t, "-"):
-			return fmt.Sprintf("%q option %s is not checked", prog, t)
+			note(fmt.Sprintf("%q option %s is not checked", prog, t))
+			if gitValueOptions[t] {
+				i++
+			}
 		default:
+			w.gitRuns(t, args[i+1:])
+			if reason != "" {
+				return reason
+			}
 			return gitSubcommand(t, args[i+1:])
 		}
 	}
-	return ""
+	return reason
 }
+
+// gitRuns finds the commands a git subcommand runs: an alias (which can
+// stand for any command), or the command given to rebase --exec, bisect
+// run, submodule foreach, difftool --extcmd and filter-branch's filters.
+func (w *walker) gitRuns(sub string, args []arg) {
+	langs := []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
+	if !gitCommands[sub] {
+		w.hidef("%q is not one of git's commands but an alias or a git-%s program, which can run any command", "git "+sub, sub)
+		return
+	}
+	code := func(names ...string) {
+		for k, a := range args {
+			for _, n := range names {
+				if a.is(n) && k+1 < len(args) {
+					w.shellCode(args[k+1], langs, "git "+sub+" "+n)
+				} else if v, ok := strings.CutPrefix(a.text, n+"="); ok && a.lit && strings.HasPrefix(n, "--") {
+					w.shellCode(litArg(v), langs, "git "+sub+" "+n)
+				}
+			}
+		}
+	}
+	switch sub {
+	case "rebase":
+		code("-x", "--exec")
+	case "difftool":
+		code("-x", "--extcmd")
+	case "filter-branch":
+		code("--env-filter", "--tree-filter", "--index-filter", "--msg-filter",
+			"--commit-filter", "--parent-filter", "--tag-name-filter", "--setup")
+	case "bisect":
+		if len(args) > 1 && args[0].is("run") {
+			w.run(args[1:], nil)
+		}
+	case "submodule":
+		for k, a := range args {
+			if a.is("foreach") {
+				words := make([]string, 0, len(args)-k-1)
+				for _, b := range args[k+1:] {
+					if !b.lit {
+						w.hidef("%q runs %s, which is only known at run time", "git submodule foreach", b.text)
+						return
+					}
+					if !b.isOpt() || len(words) > 0 {
+						words = append(words, b.text)
+					}
+				}
+				w.shellCode(litArg(strings.Join(words, " ")), langs, "git submodule foreach")
+			}
+		}
+	}
+}
+
+// gitCommands are git's own commands; any other subcommand is an alias or
+// a git-* program.
+var gitCommands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`add am annotate apply archive bisect blame branch bugreport bundle
+		cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry
+		cherry-pick citool clean clone column commit commit-graph commit-tree config count-objects
+		credential credential-cache credential-store daemon describe diagnose diff diff-files diff-index
+		diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg
+		for-each-ref for-each-repo format-patch fsck fsck-objects gc get-tar-commit-id grep gui
+		hash-object help hook http-backend http-fetch http-push imap-send index-pack init init-db
+		instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge
+		merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive
+		merge-resolve merge-subtree merge-tree mergetool mktag mktree multi-pack-index mv name-rev notes
+		pack-objects pack-redundant pack-refs patch-id prune prune-packed pull push quiltimport
+		range-diff read-tree rebase receive-pack reflog remote repack replace request-pull rerere reset
+		restore rev-list rev-parse revert rm send-email send-pack shell shortlog show show-branch
+		show-index show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref
+		tag unpack-file unpack-objects update-index update-ref update-server-info upload-archive
+		upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree write-tree`) {
+		m[c] = true
+	}
+	return m
+}()
 
 // gitPlain are subcommands that only read, with the long options (and
 // abbreviations of them) and short option letters that would not.

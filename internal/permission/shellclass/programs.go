@@ -21,8 +21,18 @@ func (w *walker) check(args []arg, direct bool) string {
 		w.hidef("the command name %s is only known at run time", name.text)
 		return ""
 	}
-	prog, reason := programName(name.text)
-	w.noteFetches(path.Base(name.text), args[1:])
+	// The program's own verdict comes first, for its message; then what
+	// it would run through its options.
+	base := path.Base(name.text)
+	w.noteFetches(base, args[1:])
+	w.deny(w.checkProgram(args, direct))
+	w.runnerOptions(base, args[1:])
+	return ""
+}
+
+// checkProgram judges a command whose name is a literal word.
+func (w *walker) checkProgram(args []arg, direct bool) string {
+	prog, reason := programName(args[0].text)
 	if reason != "" {
 		return reason
 	}
