@@ -130,6 +130,9 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	var class shellclass.Result
 	if a.Kind == KindExec {
 		class = shellclass.Classify(a.Command)
+		if d, ok := fetchDenied(c, class); ok {
+			return d
+		}
 	}
 	// Each path is resolved once per decision, for the rules (which see
 	// both forms), the plan-file check and the accept-edits check.

@@ -2,6 +2,8 @@ package permission
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
@@ -24,7 +26,7 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 		if !applies(r, a) {
 			continue
 		}
-		if r.Specifier == "" {
+		if anyCommand(r) {
 			return denyDecision(r, ""), true
 		}
 		spec := parseCommandSpec(r.Specifier)
@@ -45,6 +47,30 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 		}
 	}
 	return Decision{}, false
+}
+
+// anyCommand reports whether a Bash rule names no particular command:
+// "Bash", "Bash(*)" or "Bash(:*)".
+func anyCommand(r Rule) bool {
+	switch strings.TrimSpace(r.Specifier) {
+	case "", "*", ":*":
+		return true
+	}
+	return false
+}
+
+// fetchDenied returns the decision for a line that fetches from the
+// network in an agent that may not use WebFetch.
+func fetchDenied(c Context, class shellclass.Result) (Decision, bool) {
+	if len(class.Fetches) == 0 || !slices.Contains(c.DeniedTools, "WebFetch") {
+		return Decision{}, false
+	}
+	who := "this agent"
+	if c.AgentType != "" {
+		who = "the " + c.AgentType + " agent"
+	}
+	return Decision{Behavior: Deny, Rule: "agent tools", Reason: fmt.Sprintf(
+		"%s may not use WebFetch, and the command fetches from the network (%s).", strings.ToUpper(who[:1])+who[1:], fetchText(class.Fetches[0]))}, true
 }
 
 func denyDecision(r Rule, what string) Decision {
@@ -73,7 +99,7 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 		if !applies(r, a) {
 			continue
 		}
-		if r.Specifier == "" {
+		if anyCommand(r) {
 			return askDecision(r), true
 		}
 		spec := parseCommandSpec(r.Specifier)
@@ -84,7 +110,7 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 		}
 	}
 	for _, r := range e.deny {
-		if !applies(r, a) || r.Specifier == "" {
+		if !applies(r, a) || anyCommand(r) {
 			continue
 		}
 		spec := parseCommandSpec(r.Specifier)
@@ -98,7 +124,7 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 	if class.Opaque != "" {
 		if r, ok := e.firstRestriction(a); ok {
 			return Decision{Behavior: Ask, Rule: r.kind + " rule " + r.Text, Reason: fmt.Sprintf(
-				"The permission rule %s cannot be checked against this line, because it %s.", r.Text, class.Opaque)}, true
+				"The permission rule %s cannot be checked against this line, which may run commands it does not show: %s.", r.Text, class.Opaque)}, true
 		}
 	}
 	for _, f := range class.Fetches {
@@ -136,7 +162,7 @@ func (e *Engine) firstRestriction(a Access) (restriction, bool) {
 		rules []Rule
 	}{{"deny", e.deny}, {"ask", e.ask}} {
 		for _, r := range set.rules {
-			if applies(r, a) && r.Specifier != "" || applies(r, webFetch) {
+			if applies(r, a) && !anyCommand(r) || applies(r, webFetch) {
 				return restriction{r, set.kind}, true
 			}
 		}
@@ -150,7 +176,7 @@ func (e *Engine) firstRestriction(a Access) (restriction, bool) {
 // the parse cannot show each need their own yes.
 func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool) {
 	for _, r := range e.allow {
-		if applies(r, a) && r.Specifier == "" {
+		if applies(r, a) && anyCommand(r) {
 			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}, true
 		}
 	}
@@ -173,7 +199,7 @@ func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool)
 // allowRuleFor returns an allow rule that allows c as written.
 func (e *Engine) allowRuleFor(a Access, c shellclass.Command) (Rule, bool) {
 	for _, r := range e.allow {
-		if applies(r, a) && r.Specifier != "" && allowMatches(parseCommandSpec(r.Specifier), c) {
+		if applies(r, a) && !anyCommand(r) && allowMatches(parseCommandSpec(r.Specifier), c) {
 			return r, true
 		}
 	}

@@ -338,3 +338,29 @@ func TestSuggestedRules(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesForAnyCommandAndAgentsWithoutWebFetch(t *testing.T) {
+	fx := newFixture(t)
+	bash := func(cmd string) Access { return Access{Tool: "Bash", Kind: KindExec, Command: cmd} }
+	def := Context{Mode: ModeDefault}
+	cases := []struct {
+		rules Rules
+		ctx   Context
+		cmd   string
+		want  Behavior
+	}{
+		{Rules{Deny: []string{"Bash(*)"}}, def, "ls", Deny},
+		{Rules{Deny: []string{"Bash(:*)"}}, def, "ls", Deny},
+		{Rules{Allow: []string{"Bash(*)"}}, def, "make install", Allow},
+		{Rules{Allow: []string{"Bash(*)"}, Deny: []string{"Bash(rm:*)"}}, def, "$(echo rm) x", Ask},
+		{Rules{Ask: []string{"Bash(*)"}}, def, "ls", Ask},
+		{Rules{Allow: []string{"Bash", "WebFetch"}}, Context{Mode: ModeDefault, AgentType: "reader", DeniedTools: []string{"WebFetch"}}, "curl -s https://x.dev", Deny},
+		{Rules{Allow: []string{"Bash", "WebFetch"}}, Context{Mode: ModeDefault, AgentType: "reader", DeniedTools: []string{"WebFetch"}}, "ls", Allow},
+	}
+	for _, tc := range cases {
+		e, _ := NewEngine(tc.rules, fx.root, fx.home)
+		if d := e.Decide(tc.ctx, bash(tc.cmd)); d.Behavior != tc.want {
+			t.Errorf("rules %v, %q: %s (%s), want %s", tc.rules, tc.cmd, d.Behavior, d.Reason, tc.want)
+		}
+	}
+}
