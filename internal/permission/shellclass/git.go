@@ -165,7 +165,10 @@ var gitPlain = map[string]struct {
 	short string
 }{
 	"status": {}, "blame": {}, "annotate": {}, "rev-parse": {}, "rev-list": {},
-	"ls-files": {}, "ls-tree": {}, "describe": {},
+	"ls-files": {}, "ls-tree": {},
+	// --dirty and --broken refresh the index, which writes it even
+	// without optional locks.
+	"describe":   {long: []string{"dirty", "broken"}},
 	"cat-file":   {long: []string{"textconv", "filters"}},
 	"merge-base": {}, "name-rev": {}, "for-each-ref": {}, "count-objects": {},
 	"check-ignore": {}, "check-attr": {}, "show-ref": {}, "var": {},
