@@ -72,6 +72,8 @@ type Engine struct {
 	match matcher
 	// canonRoot is the project root with symlinks resolved, once.
 	canonRoot string
+	// specs are the Bash rules' specifiers split into words, once.
+	specs map[string]commandSpec
 }
 
 // Rules are the rule texts an engine starts with.
@@ -94,7 +96,13 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{allow: allow, ask: ask, deny: deny, match: matcher{root: root, home: home}, canonRoot: Canonical(root)}, nil
+	e := &Engine{allow: allow, ask: ask, deny: deny, match: matcher{root: root, home: home}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
+	for _, rules := range [][]Rule{allow, ask, deny} {
+		for _, r := range rules {
+			e.addSpec(r)
+		}
+	}
+	return e, nil
 }
 
 // AddAllow adds an allow rule for the rest of the session ("yes, and don't
@@ -106,6 +114,7 @@ func (e *Engine) AddAllow(text string) error {
 	}
 	e.mu.Lock()
 	e.allow = append(e.allow, r)
+	e.addSpec(r)
 	e.mu.Unlock()
 	return nil
 }

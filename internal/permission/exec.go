@@ -29,7 +29,7 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 		if anyCommand(r) {
 			return denyDecision(r, ""), true
 		}
-		spec := parseCommandSpec(r.Specifier)
+		spec := e.spec(r)
 		for _, c := range class.Commands {
 			if restrictMatches(spec, c) == matches {
 				return denyDecision(r, c.String()), true
@@ -47,6 +47,22 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 		}
 	}
 	return Decision{}, false
+}
+
+// addSpec splits a Bash rule's specifier into words for later matching.
+// The caller holds the write lock, or owns e.
+func (e *Engine) addSpec(r Rule) {
+	if ruleKind(r.Tool) == KindExec && !anyCommand(r) {
+		e.specs[r.Specifier] = parseCommandSpec(r.Specifier)
+	}
+}
+
+// spec returns the words of a Bash rule's specifier.
+func (e *Engine) spec(r Rule) commandSpec {
+	if s, ok := e.specs[r.Specifier]; ok {
+		return s
+	}
+	return parseCommandSpec(r.Specifier)
 }
 
 // anyCommand reports whether a Bash rule names no particular command:
@@ -102,7 +118,7 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 		if anyCommand(r) {
 			return askDecision(r), true
 		}
-		spec := parseCommandSpec(r.Specifier)
+		spec := e.spec(r)
 		for _, c := range class.Commands {
 			if restrictMatches(spec, c) != noMatch {
 				return askDecision(r), true
@@ -113,7 +129,7 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 		if !applies(r, a) || anyCommand(r) {
 			continue
 		}
-		spec := parseCommandSpec(r.Specifier)
+		spec := e.spec(r)
 		for _, c := range class.Commands {
 			if restrictMatches(spec, c) == mayMatch {
 				return Decision{Behavior: Ask, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf(
@@ -170,10 +186,12 @@ func (e *Engine) firstRestriction(a Access) (restriction, bool) {
 	return restriction{}, false
 }
 
-// execAllowed applies allow rules to a shell line. The rules together
-// must allow every command as written, and the line may not do more than
-// run them: a redirection to a file, an environment change or commands
-// the parse cannot show each need their own yes.
+// execAllowed applies allow rules to a shell line. Every command must be
+// allowed by a rule as written, or only read on its own (it would run
+// unasked anyway, as "| tail -5" after an allowed command does). The line
+// may not do more than run them: a redirection to a file, an environment
+// change or commands the parse cannot show each need their own yes; and a
+// fetch no WebFetch rule allows keeps every command to its rules.
 func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool) {
 	for _, r := range e.allow {
 		if applies(r, a) && anyCommand(r) {
@@ -183,15 +201,23 @@ func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool)
 	if len(class.Commands) == 0 || class.Opaque != "" || len(class.Writes) > 0 || len(class.Env) > 0 {
 		return Decision{}, false
 	}
+	_, fetchesOK := e.fetchesAllowed(class)
 	var first Rule
-	for i, c := range class.Commands {
+	found := false
+	for _, c := range class.Commands {
 		r, ok := e.allowRuleFor(a, c)
-		if !ok {
+		switch {
+		case ok:
+			if !found {
+				first, found = r, true
+			}
+		case c.ReadOnly && fetchesOK:
+		default:
 			return Decision{}, false
 		}
-		if i == 0 {
-			first = r
-		}
+	}
+	if !found {
+		return Decision{}, false
 	}
 	return Decision{Behavior: Allow, Rule: "allow rule " + first.Text, Reason: "Allowed by the permission rule " + first.Text + "."}, true
 }
@@ -199,7 +225,7 @@ func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool)
 // allowRuleFor returns an allow rule that allows c as written.
 func (e *Engine) allowRuleFor(a Access, c shellclass.Command) (Rule, bool) {
 	for _, r := range e.allow {
-		if applies(r, a) && !anyCommand(r) && allowMatches(parseCommandSpec(r.Specifier), c) {
+		if applies(r, a) && !anyCommand(r) && allowMatches(e.spec(r), c) {
 			return r, true
 		}
 	}

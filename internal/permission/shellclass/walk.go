@@ -18,6 +18,8 @@ type walker struct {
 	reason  string    // the first reason found; empty while read-only
 	opaque  string    // why the line may run commands not in cmds
 	cmds    []Command // simple commands in the order they were found
+	bad     []bool    // per command: it is not read-only on its own
+	cur     int       // the command being checked, or -1
 	writes  []string  // files redirections may write
 	env     []string  // environment changes that are not known to be harmless
 	fetches []Fetch   // network requests
@@ -33,6 +35,7 @@ type walker struct {
 func newWalker() *walker {
 	return &walker{
 		lang:    syntax.LangBash,
+		cur:     -1,
 		funcs:   map[string]bool{},
 		arrays:  map[string]bool{},
 		visited: map[syntax.Node]bool{},
@@ -44,8 +47,14 @@ func newWalker() *walker {
 
 // deny records why the line is not read-only; the first reason wins.
 func (w *walker) deny(reason string) {
-	if w.reason == "" && reason != "" {
+	if reason == "" {
+		return
+	}
+	if w.reason == "" {
 		w.reason = reason
+	}
+	if w.cur >= 0 {
+		w.bad[w.cur] = true
 	}
 }
 
@@ -142,8 +151,14 @@ func (w *walker) checkVisited(f *syntax.File) {
 }
 
 // finish applies the checks that need the whole line: variables that bash
-// evaluates must only ever have been given numbers.
+// evaluates must only ever have been given numbers. It also gives each
+// command its own verdict.
 func (w *walker) finish() {
+	defer func() {
+		for i := range w.cmds {
+			w.cmds[i].ReadOnly = !w.bad[i]
+		}
+	}()
 	names := make([]string, 0, len(w.evals))
 	for name := range w.evals {
 		names = append(names, name)
@@ -327,13 +342,15 @@ func (w *walker) runAs(args []arg, extra []arg, direct bool) {
 	if len(extra) > 0 {
 		all = append(slices.Clip(args), extra...)
 	}
-	w.recordArgs(args, all)
+	outer := w.cur
+	w.cur = w.recordArgs(args, all)
 	w.deny(w.check(all, direct))
+	w.cur = outer
 }
 
-// recordArgs records a command: shown are its words as written, words are
-// those and the ones it gets at run time.
-func (w *walker) recordArgs(shown, words []arg) {
+// recordArgs records a command and returns its index: shown are its words
+// as written, words are those and the ones it gets at run time.
+func (w *walker) recordArgs(shown, words []arg) int {
 	c := Command{Args: make([]string, len(shown)), Literal: len(words) == len(shown), Words: make([]Word, len(words))}
 	for i, a := range shown {
 		c.Args[i] = a.text
@@ -343,4 +360,6 @@ func (w *walker) recordArgs(shown, words []arg) {
 		c.Words[i] = a.word()
 	}
 	w.cmds = append(w.cmds, c)
+	w.bad = append(w.bad, false)
+	return len(w.cmds) - 1
 }
