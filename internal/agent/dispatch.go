@@ -181,7 +181,7 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 		return tool.Result{}, true
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
-			Reason: d.Reason, Suggest: a.cfg.Perm.Suggest(access)}
+			Reason: d.Reason, Suggest: d.Suggest}
 		ans, err := a.cfg.Ask.Ask(ctx, q)
 		switch {
 		case errors.Is(err, permission.ErrNoAnswerer):

@@ -259,7 +259,7 @@ func TestAdversarialPlanMode(t *testing.T) {
 		"find . -name '*.go'", "git status", "git log --oneline", "git diff HEAD", "git branch", "git show --stat HEAD",
 		"pwd", "echo hello", "sort main.go", "uniq list.txt", "cut -c1-4 main.go", "tr a-z A-Z < main.go",
 		`awk '{print $1}' main.go`, "sed -n 1p main.go", "diff main.go main.go", "stat main.go", "du -s sub",
-		"ls | head -2", "cat main.go | wc -c", "ls > /dev/null 2>&1", "test -f main.go && echo yes", "env FOO=1 ls",
+		"ls | head -2", "cat main.go | wc -c", "ls > /dev/null 2>&1", "test -f main.go && echo yes", "env LC_ALL=C ls",
 		"timeout 5 ls", `find . -name '*.txt' -exec cat {} \;`, "sha256sum main.go", "tar -tf a.tar", "git rev-parse HEAD",
 		"cat " + pw.plan,
 	}

@@ -41,6 +41,10 @@ type Decision struct {
 	// Rule names the rule or limit that decided ("deny rule Bash(rm:*)",
 	// "plan mode").
 	Rule string
+	// Suggest is, for a decision to ask, a rule that would allow calls
+	// like this one from now on ("yes, and don't ask again"), or "" when
+	// no rule fits that is as narrow as what the user is shown.
+	Suggest string
 }
 
 // Context is what the decision depends on besides the call itself.
@@ -68,6 +72,8 @@ type Engine struct {
 	match matcher
 	// canonRoot is the project root with symlinks resolved, once.
 	canonRoot string
+	// specs are the Bash rules' specifiers split into words, once.
+	specs map[string]commandSpec
 }
 
 // Rules are the rule texts an engine starts with.
@@ -90,7 +96,13 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{allow: allow, ask: ask, deny: deny, match: matcher{root: root, home: home}, canonRoot: Canonical(root)}, nil
+	e := &Engine{allow: allow, ask: ask, deny: deny, match: matcher{root: root, home: home}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
+	for _, rules := range [][]Rule{allow, ask, deny} {
+		for _, r := range rules {
+			e.addSpec(r)
+		}
+	}
+	return e, nil
 }
 
 // AddAllow adds an allow rule for the rest of the session ("yes, and don't
@@ -102,6 +114,7 @@ func (e *Engine) AddAllow(text string) error {
 	}
 	e.mu.Lock()
 	e.allow = append(e.allow, r)
+	e.addSpec(r)
 	e.mu.Unlock()
 	return nil
 }
@@ -122,17 +135,23 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 		return Decision{Behavior: Deny, Rule: "agent tools", Reason: fmt.Sprintf("%s may not use %s.", who, a.Tool)}
 	}
 
-	var cmds []shellclass.Command
+	// A shell line is parsed once per decision, for every check below.
 	var class shellclass.Result
 	if a.Kind == KindExec {
 		class = shellclass.Classify(a.Command)
-		cmds = class.Commands
+		if d, ok := fetchDenied(c, class); ok {
+			return d
+		}
 	}
 	// Each path is resolved once per decision, for the rules (which see
 	// both forms), the plan-file check and the accept-edits check.
 	canon := canonicalAll(a.Paths)
-	it := items{paths: bothForms(a.Paths, canon), cmds: cmds}
-	if r, ok := e.match.anyCovers(e.deny, a, it); ok {
+	it := items{paths: bothForms(a.Paths, canon)}
+	if a.Kind == KindExec {
+		if d, ok := e.execDenied(a, class); ok {
+			return d
+		}
+	} else if r, ok := e.match.anyCovers(e.deny, a, it); ok {
 		return Decision{Behavior: Deny, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf("Denied by the permission rule %s.", r.Text)}
 	}
 
@@ -142,13 +161,23 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 		}
 	}
 
-	if r, ok := e.match.anyCovers(e.ask, a, it); ok {
-		return Decision{Behavior: Ask, Rule: "ask rule " + r.Text, Reason: fmt.Sprintf("The permission rule %s asks for confirmation.", r.Text)}
+	if a.Kind == KindExec {
+		if d, ok := e.execAsked(a, class); ok {
+			return e.suggest(d, a, class)
+		}
+		if d, ok := e.execAllowed(a, class); ok {
+			return d
+		}
+	} else {
+		if r, ok := e.match.anyCovers(e.ask, a, it); ok {
+			d := Decision{Behavior: Ask, Rule: "ask rule " + r.Text, Reason: fmt.Sprintf("The permission rule %s asks for confirmation.", r.Text)}
+			return e.suggest(d, a, class)
+		}
+		if r, ok := e.match.allCovered(e.allow, a, it); ok {
+			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}
+		}
 	}
-	if r, ok := e.match.allCovered(e.allow, a, it); ok {
-		return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}
-	}
-	return e.modeDefault(c, a, canon, class)
+	return e.suggest(e.modeDefault(c, a, canon, class), a, class)
 }
 
 // modeDefault is what a mode does with a call no rule decided.
@@ -160,10 +189,7 @@ func (e *Engine) modeDefault(c Context, a Access, canon []string, class shellcla
 	case KindNone, KindRead, KindAgent:
 		return Decision{Behavior: Allow, Rule: "mode", Reason: "Reading is allowed."}
 	case KindExec:
-		if class.ReadOnly {
-			return Decision{Behavior: Allow, Rule: "read-only command", Reason: "The command only reads."}
-		}
-		return Decision{Behavior: Ask, Rule: "mode", Reason: "The command may change the system: " + class.Reason + "."}
+		return e.execDefault(class)
 	case KindWrite:
 		if c.Mode == ModeAcceptEdits && allInside(a.Paths, e.match.root) && allInside(canon, e.canonRoot) {
 			return Decision{Behavior: Allow, Rule: "mode", Reason: "Edits inside the project are accepted."}

@@ -99,7 +99,8 @@ func TestDecideTable(t *testing.T) {
 		{"allow rule word boundary", rules, def, bash("git difftool"), Ask, ""},
 		{"allow rule compound not all", rules, def, bash("git diff && curl -X POST https://x"), Ask, ""},
 		{"allow rule compound all", rules, def, bash("make build && make test"), Allow, ""},
-		{"allow rule must cover the wrapper too", rules, def, bash("timeout 5 make install"), Ask, ""},
+		{"a wrapper that only limits time needs no rule", rules, def, bash("timeout 5 make install"), Allow, ""},
+		{"a wrapper that changes user needs its own rule", rules, def, bash("sudo make install"), Ask, ""},
 		{"allow rules for wrapper and inner", Rules{Allow: []string{"Bash(timeout:*)", "Bash(make:*)"}}, def, bash("timeout 5 make install"), Allow, ""},
 		{"wrapper allow does not cover inner", Rules{Allow: []string{"Bash(timeout:*)"}}, def, bash("timeout 5 rm -rf x"), Ask, ""},
 		{"deny rule inside compound", rules, def, bash("ls && rm -rf /"), Deny, "Bash(rm:*)"},
@@ -257,6 +258,7 @@ func TestParseRules(t *testing.T) {
 func TestSuggest(t *testing.T) {
 	fx := newFixture(t)
 	e, _ := NewEngine(Rules{}, fx.root, fx.home)
+	def := Context{Mode: ModeDefault}
 	cases := map[string]Access{
 		"Bash(npm test:*)":          {Tool: "Bash", Kind: KindExec, Command: "npm test --watch"},
 		"Bash(make:*)":              {Tool: "Bash", Kind: KindExec, Command: "make -j4"},
@@ -265,14 +267,21 @@ func TestSuggest(t *testing.T) {
 		"WebFetch(domain:docs.dev)": {Tool: "WebFetch", Kind: KindNetwork, Target: "https://docs.dev/x"},
 	}
 	for want, a := range cases {
-		if got := e.Suggest(a); got != want {
-			t.Errorf("Suggest(%+v) = %q, want %q", a, got, want)
+		d := e.Decide(def, a)
+		if d.Behavior != Ask || d.Suggest != want {
+			t.Errorf("Decide(%+v) = %s, suggest %q; want ask, suggest %q", a, d.Behavior, d.Suggest, want)
 		}
 	}
 	// The suggested rule really allows the call.
 	a := cases["Bash(npm test:*)"]
-	e.AddAllow(e.Suggest(a))
-	if d := e.Decide(Context{Mode: ModeDefault}, a); d.Behavior != Allow {
+	if err := e.AddAllow(e.Decide(def, a).Suggest); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Decide(def, a); d.Behavior != Allow {
 		t.Fatalf("after AddAllow: %s", d.Behavior)
+	}
+	// A decision that is not to ask suggests nothing.
+	if d := e.Decide(def, Access{Tool: "Bash", Kind: KindExec, Command: "ls"}); d.Suggest != "" {
+		t.Fatalf("allowed call suggests %q", d.Suggest)
 	}
 }

@@ -3,8 +3,6 @@ package permission
 import (
 	"fmt"
 	"strings"
-
-	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
 
 // Rule is one permission rule: a tool, optionally narrowed by a specifier,
@@ -109,10 +107,9 @@ type matcher struct {
 }
 
 // items are the parts of an access that rules match one by one: its
-// paths (as given and canonical), or the simple commands of its shell line.
+// paths (as given and canonical). Shell lines are matched in exec.go.
 type items struct {
 	paths []string
-	cmds  []shellclass.Command
 }
 
 // list returns the strings rules compare with, and whether the access is
@@ -121,15 +118,6 @@ func (it items) list(a Access) ([]string, bool) {
 	switch a.Kind {
 	case KindRead, KindWrite:
 		return it.paths, true
-	case KindExec:
-		if len(it.cmds) == 0 {
-			return []string{strings.TrimSpace(a.Command)}, true
-		}
-		out := make([]string, len(it.cmds))
-		for i, c := range it.cmds {
-			out[i] = c.String()
-		}
-		return out, true
 	}
 	return nil, false
 }
@@ -148,8 +136,6 @@ func (m matcher) matchItem(r Rule, a Access, item string) bool {
 	switch a.Kind {
 	case KindRead, KindWrite:
 		return m.pathMatches(r.Specifier, item)
-	case KindExec:
-		return commandMatches(r.Specifier, item)
 	}
 	return false
 }

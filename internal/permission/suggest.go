@@ -8,41 +8,89 @@ import (
 	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
 
-// Suggest proposes a rule that would allow calls like a from now on, for
-// the "yes, and don't ask again" answer. It returns "" when no narrow rule
-// fits (a compound shell line, say).
-func (e *Engine) Suggest(a Access) string {
+// suggest fills in, for a decision to ask, the rule that would allow calls
+// like a from now on ("yes, and don't ask again"). It uses the shell line
+// Decide already parsed. A suggested rule is never broader than what the
+// user is shown: none for a line that does more than run one command (a
+// redirection, an environment change, commands it cannot show), none for
+// a program named at run time, and only the exact command for a program
+// that runs other commands (sh -c, env, timeout, xargs, python ...).
+func (e *Engine) suggest(d Decision, a Access, class shellclass.Result) Decision {
+	if d.Behavior != Ask {
+		return d
+	}
 	switch a.Kind {
 	case KindExec:
-		cmds := shellclass.Classify(a.Command).Commands
-		if len(cmds) != 1 || !cmds[0].Literal || len(cmds[0].Args) == 0 {
-			return ""
-		}
-		args := cmds[0].Args
-		prefix := args[0]
-		if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
-			prefix += " " + args[1]
-		}
-		return "Bash(" + prefix + ":*)"
+		d.Suggest = suggestExec(class)
 	case KindWrite:
 		if len(a.Paths) == 0 {
-			return ""
+			break
 		}
 		dir := filepath.Dir(a.Paths[0])
 		if rel, err := filepath.Rel(e.match.root, dir); err == nil && !strings.HasPrefix(rel, "..") {
 			if rel == "." {
-				return "Edit(**)"
+				d.Suggest = "Edit(**)"
+			} else {
+				d.Suggest = "Edit(" + filepath.ToSlash(rel) + "/**)"
 			}
-			return "Edit(" + filepath.ToSlash(rel) + "/**)"
+			break
 		}
-		return "Edit(" + filepath.ToSlash(dir) + "/**)"
+		d.Suggest = "Edit(" + filepath.ToSlash(dir) + "/**)"
 	case KindNetwork:
 		if u, err := url.Parse(a.Target); err == nil && u.Hostname() != "" {
-			return "WebFetch(domain:" + u.Hostname() + ")"
+			d.Suggest = "WebFetch(domain:" + u.Hostname() + ")"
 		}
+	default:
+		d.Suggest = a.Tool
 	}
-	if a.Tool != "" && a.Kind != KindExec {
-		return a.Tool
+	return d
+}
+
+// suggestExec proposes a rule for a shell line, or "".
+func suggestExec(class shellclass.Result) string {
+	if class.Opaque != "" || len(class.Writes) > 0 || len(class.Env) > 0 {
+		return ""
 	}
-	return ""
+	if len(class.Fetches) > 0 {
+		// A reader that only asks because of where it fetches from is
+		// allowed by a rule for that host.
+		host := ""
+		for _, f := range class.Fetches {
+			u, err := url.Parse(f.URL)
+			if f.URL == "" || err != nil || u.Hostname() == "" || host != "" && u.Hostname() != host {
+				return ""
+			}
+			host = u.Hostname()
+		}
+		if !class.ReadOnly {
+			return ""
+		}
+		return "WebFetch(domain:" + host + ")"
+	}
+	if len(class.Commands) != 1 {
+		return ""
+	}
+	c := class.Commands[0]
+	if !c.Literal || len(c.Args) == 0 {
+		return ""
+	}
+	args := c.Args
+	var rule string
+	switch {
+	case shellclass.RunsCommands(shellclass.Program(args[0])):
+		// Only this very command: any other arguments could run anything.
+		rule = "Bash(" + strings.Join(args, " ") + ")"
+	default:
+		prefix := args[0]
+		if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+			prefix += " " + args[1]
+		}
+		rule = "Bash(" + prefix + ":*)"
+	}
+	// The rule must allow the command it is offered for.
+	r, err := ParseRule(rule)
+	if err != nil || !allowMatches(parseCommandSpec(r.Specifier), c) {
+		return ""
+	}
+	return rule
 }

@@ -136,7 +136,7 @@ func unzipCmd(_ *walker, prog string, args []arg) string {
 			switch {
 			case strings.ContainsRune("lvtZpcz", c):
 				mode = true
-			case strings.ContainsRune("q12smhMT", c):
+			case strings.ContainsRune("q12smhM", c):
 			default:
 				return fmt.Sprintf("%q option -%c is not read-only", prog, c)
 			}

@@ -1,7 +1,6 @@
 package shellclass
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -42,15 +41,19 @@ var awkRefused = map[string]string{
 }
 
 // awkCmd checks awk: no option that loads code or writes files, and a
-// program that neither writes files nor runs commands.
-func awkCmd(_ *walker, prog string, args []arg) string {
+// program that neither writes files nor runs commands. An awk program can
+// run commands (system(), pipes), so a program that is not known to be
+// harmless makes the line opaque.
+func awkCmd(w *walker, prog string, args []arg) string {
 	p, reason := awkSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	for _, o := range p.opts {
 		if why, ok := awkRefused[o.name]; ok {
-			return fmt.Sprintf("%q %s", prog, why)
+			w.hidef("%q %s", prog, why)
+			return ""
 		}
 	}
 	programs := p.vals("e", "source")
@@ -62,10 +65,12 @@ func awkCmd(_ *walker, prog string, args []arg) string {
 	}
 	for _, src := range programs {
 		if !src.lit {
-			return fmt.Sprintf("the %s program %s is only known at run time", prog, src.text)
+			w.hidef("the %s program %s is only known at run time", prog, src.text)
+			return ""
 		}
 		if reason := awkProgram(src.text); reason != "" {
-			return fmt.Sprintf("%s: %s", prog, reason)
+			w.hidef("%s: %s", prog, reason)
+			return ""
 		}
 	}
 	return ""

@@ -14,9 +14,7 @@ func (w *walker) setsVar(prog string, a arg) string {
 	if !a.lit || !validName(a.text) {
 		return fmt.Sprintf("%q is given %s as a variable name, which is not a plain name", prog, a.text)
 	}
-	if reason := sensitiveVar(a.text, w.zsh); reason != "" {
-		return reason
-	}
+	w.varChange(a.text, prog+" "+a.text, &unknownValue, false)
 	w.setVar(a.text, false)
 	return ""
 }
@@ -80,7 +78,8 @@ func mapfileCmd(w *walker, prog string, args []arg) string {
 		return reason
 	}
 	if p.has("C") {
-		return fmt.Sprintf("%q -C runs a command for the lines it reads", prog)
+		w.hidef("%q -C runs a command for the lines it reads", prog)
+		return ""
 	}
 	if len(p.rest) == 0 {
 		w.setVar("MAPFILE", false)
@@ -95,22 +94,30 @@ func mapfileCmd(w *walker, prog string, args []arg) string {
 }
 
 // unsetCmd allows unset with plain names. A name it unsets may have been a
-// function, so the line no longer counts on that function.
+// function, so the line no longer counts on that function. Unsetting a
+// variable that may come from the environment is an environment change.
 func unsetCmd(w *walker, prog string, args []arg) string {
+	funcs := false
 	for _, a := range args {
 		if a.lit && (a.text == "-f" || a.text == "-v" || a.text == "-n" || a.text == "--") {
+			funcs = funcs || a.text == "-f"
 			continue
 		}
 		if !a.lit || !validName(a.text) {
 			return fmt.Sprintf("%q is given %s, which is not a plain variable name", prog, a.text)
 		}
 		delete(w.funcs, a.text)
+		if !funcs {
+			w.dropVar(a.text, "unset "+a.text)
+		}
 	}
 	return ""
 }
 
 // setCmd allows set except -k (keyword), which lets later commands take
-// variable assignments from anywhere in their arguments.
+// variable assignments from anywhere in their arguments, and -a
+// (allexport), which exports every variable set later. -o takes the names
+// of shellOptionNames only.
 func setCmd(_ *walker, prog string, args []arg) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -128,9 +135,12 @@ func setCmd(_ *walker, prog string, args []arg) string {
 		if strings.ContainsRune(letters, 'k') {
 			return fmt.Sprintf("%q %s lets later commands take assignments from their arguments", prog, t)
 		}
+		if strings.ContainsRune(letters, 'a') && t[0] == '-' {
+			return fmt.Sprintf("%q %s exports every variable set afterwards", prog, t)
+		}
 		if strings.ContainsRune(letters, 'o') && i+1 < len(args) {
 			i++
-			if o := args[i]; !o.lit || o.text == "keyword" {
+			if o := args[i]; !o.lit || !shellOptionNames[o.text] {
 				return fmt.Sprintf("%q -o %s is not checked", prog, o.text)
 			}
 		}
@@ -138,15 +148,121 @@ func setCmd(_ *walker, prog string, args []arg) string {
 	return ""
 }
 
-// hashCmd allows hash to list or forget, not -p, which sets the program a
-// name runs.
-func hashCmd(_ *walker, prog string, args []arg) string {
+// shoptCmd allows shopt to print options and to set the ones in
+// shoptNames, or with -o the ones in shellOptionNames ("shopt -so keyword"
+// is "set -k").
+func shoptCmd(_ *walker, prog string, args []arg) string {
+	setting, posix := false, false
+	for i, a := range args {
+		if !a.lit {
+			return fmt.Sprintf("%q is given %s, which is only known at run time", prog, a.text)
+		}
+		if a.is("--") {
+			args = args[i+1:]
+			break
+		}
+		if c := shortCluster(a); c != "" {
+			for _, l := range c {
+				switch l {
+				case 's', 'u':
+					setting = true
+				case 'o':
+					posix = true
+				case 'p', 'q':
+				default:
+					return fmt.Sprintf("%q option -%c is not known to be safe", prog, l)
+				}
+			}
+			continue
+		}
+		args = args[i:]
+		break
+	}
+	if !setting {
+		return ""
+	}
+	allowed := shoptNames
+	if posix {
+		allowed = shellOptionNames
+	}
+	for _, a := range args {
+		if a.isOpt() {
+			continue
+		}
+		if !allowed[a.text] {
+			return fmt.Sprintf("%q %s is not checked", prog, a.text)
+		}
+	}
+	return ""
+}
+
+// ulimitCmd allows ulimit to print limits. Any value changes a limit,
+// such as the size of core dumps a crash writes.
+func ulimitCmd(_ *walker, prog string, args []arg) string {
 	for _, a := range args {
 		if !a.lit {
-			return fmt.Sprintf("%q is given %s, which could turn out to be any option", prog, a.text)
+			return fmt.Sprintf("%q is given %s, which could set a limit", prog, a.text)
+		}
+		c := shortCluster(a)
+		if c == "" {
+			return fmt.Sprintf("%q %s changes a resource limit", prog, a.text)
+		}
+		for _, l := range c {
+			if !strings.ContainsRune("HSabcdefiklmnpqrstuvxPRT", l) {
+				return fmt.Sprintf("%q option -%c is not known to be safe", prog, l)
+			}
+		}
+	}
+	return ""
+}
+
+var jobsSpec = optSpec{flags: "lnprs", stop: true}
+
+// jobsCmd allows jobs to list jobs; jobs -x runs a command with job
+// numbers replaced by process IDs.
+func jobsCmd(w *walker, prog string, args []arg) string {
+	if len(args) > 0 && args[0].is("-x") {
+		if len(args) == 1 {
+			return ""
+		}
+		w.denyf("%q -x runs a command", prog)
+		w.run(args[1:], nil)
+		return ""
+	}
+	if _, reason := jobsSpec.parse(prog, args); reason != "" {
+		w.hide(reason)
+	}
+	return ""
+}
+
+var waitSpec = optSpec{flags: "fn", values: "p"}
+
+// waitCmd allows wait; -p stores a process ID in a variable, whose
+// subscript bash evaluates.
+func waitCmd(w *walker, prog string, args []arg) string {
+	p, reason := waitSpec.parse(prog, args)
+	if reason != "" {
+		return reason
+	}
+	for _, v := range p.vals("p") {
+		if reason := w.setsVar(prog, v); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// hashCmd allows hash to list or forget, not -p, which sets the program a
+// name runs.
+func hashCmd(w *walker, prog string, args []arg) string {
+	for _, a := range args {
+		if !a.lit {
+			w.hidef("%q is given %s, which could turn out to be any option", prog, a.text)
+			return ""
 		}
 		if c := shortCluster(a); strings.ContainsRune(c, 'p') {
-			return fmt.Sprintf("%q -p sets the program a command name runs", prog)
+			w.hidef("%q -p sets the program a command name runs", prog)
+			return ""
 		}
 	}
 	return ""
@@ -166,7 +282,8 @@ func evalCmd(w *walker, prog string, args []arg) string {
 	words := make([]string, len(args))
 	for i, a := range args {
 		if !a.lit {
-			return fmt.Sprintf("%q runs %s, which is only known at run time", prog, a.text)
+			w.hidef("%q runs %s, which is only known at run time", prog, a.text)
+			return ""
 		}
 		words[i] = a.text
 	}
@@ -174,13 +291,14 @@ func evalCmd(w *walker, prog string, args []arg) string {
 	if strings.TrimSpace(code) == "" {
 		return ""
 	}
-	w.source(code, syntax.LangBash, prog, false)
+	w.source(code, []syntax.LangVariant{w.lang}, prog, false)
 	return ""
 }
 
 // sourceCmd refuses source and ".": the file could contain anything.
-func sourceCmd(_ *walker, prog string, _ []arg) string {
-	return fmt.Sprintf("%q runs commands from a file", prog)
+func sourceCmd(w *walker, prog string, _ []arg) string {
+	w.hidef("%q runs commands from a file", prog)
+	return ""
 }
 
 // commandCmd handles command: -v and -V only look names up; otherwise it
@@ -194,7 +312,8 @@ loop:
 		switch {
 		case !a.lit:
 			if !a.dashSafe {
-				return fmt.Sprintf("%q is given %s, which could turn out to be any option", prog, a.text)
+				w.hidef("%q is given %s, which could turn out to be any option", prog, a.text)
+				return ""
 			}
 			break loop
 		case a.text == "--":
@@ -235,7 +354,11 @@ var execSpec = optSpec{flags: "cl", values: "a", stop: true}
 func execCmd(w *walker, prog string, args []arg) string {
 	p, reason := execSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
+	}
+	if p.has("c") {
+		w.envChange("exec -c", fmt.Sprintf("%q -c clears the environment, removing what ponder sets there", prog))
 	}
 	w.run(p.rest, nil)
 	return ""

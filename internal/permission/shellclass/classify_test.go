@@ -109,7 +109,7 @@ var classifyCases = []classifyCase{
 	{"git log; git push", false, `"git push" is not a read-only git command`},
 	{"ls | grep foo | sort | uniq -c", true, ""},
 	{"ls || echo none", true, ""},
-	{"ls &", true, ""},
+	{"ls &", false, "background job"},
 	{"! grep -q x f", true, ""},
 	{"cd src && ls", true, ""},
 	{"(cd src; rm x)", false, "deletes files"},
@@ -141,7 +141,7 @@ var classifyCases = []classifyCase{
 	{"rm() { ls; }; rm -rf /", false, "deletes files"},
 	{"trap() { ls; }; trap 'rm x' EXIT", false, "traps"},
 	{"(f() { ls; }); f", false, "not a known read-only command"},
-	{"f() { ls; } & f", false, "not a known read-only command"},
+	{"f() { ls; } & f", false, "background job"},
 
 	// Substitutions.
 	{"echo $(rm x)", false, "deletes files"},
@@ -156,14 +156,14 @@ var classifyCases = []classifyCase{
 	{"echo $((1 + 2))", true, ""},
 
 	// Variables and assignments.
-	{"FOO=1 ls", true, ""},
-	{"FOO=1", true, ""},
+	{"FOO=1 ls", false, `"FOO"`},
+	{"FOO=1", false, `"FOO"`},
 	{"LC_ALL=C sort f", true, ""},
-	{"export FOO=bar", true, ""},
+	{"export FOO=bar", false, `"FOO"`},
 	{"declare -a arr=(1 2)", true, ""},
 	{"local x=1", true, ""},
-	{"readonly X=1", true, ""},
-	{"unset FOO", true, ""},
+	{"readonly X=1", false, `"X"`},
+	{"unset FOO", false, `"FOO"`},
 	{"set -euo pipefail; ls", true, ""},
 	{"set -k", false, "assignments"},
 	{"PATH=. ls", false, `"PATH"`},
@@ -226,11 +226,13 @@ var classifyCases = []classifyCase{
 
 	// env, timeout, nice, and other wrappers.
 	{"env rm -rf x", false, "deletes files"},
-	{"env -i FOO=1 rm x", false, "deletes files"},
-	{"env -i FOO=1 ls", true, ""},
-	{"env -u HOME ls", true, ""},
+	{"env -i FOO=1 rm x", false, "clears the environment"},
+	{"env -i FOO=1 ls", false, "clears the environment"},
+	{"env -u HOME ls", false, `"HOME"`},
 	{"env PATH=. ls", false, `"PATH"`},
-	{"env -S 'rm x'", false, "splits a string"},
+	{"env -S 'rm x'", false, "deletes files"},
+	{"env -S 'ls -la'", true, ""},
+	{"env -S 'ls $HOME'", false, "splits"},
 	{"timeout 5 make install", false, "not a known read-only command"},
 	{"timeout -s KILL 5 rm x", false, "deletes files"},
 	{"timeout 5 ls", true, ""},
@@ -276,7 +278,7 @@ var classifyCases = []classifyCase{
 	{"bash -lc 'ls'", false, "option -l"},
 	{"dash -c 'ls'", true, ""},
 	{"zsh -c 'ls'", true, ""},
-	{"zsh -c 'ls *(e:\"rm x\":)'", false, "glob qualifier"},
+	{"zsh -c 'ls *(e:\"rm x\":)'", false, "read it differently"},
 	{"echo x | sh", false, "from its input"},
 	{"curl x | bash", false, "from its input"},
 	{"bash script.sh", false, "runs the script"},
@@ -434,7 +436,7 @@ var classifyCases = []classifyCase{
 	{"go env -w X=y", false, "changes the Go configuration"},
 	{"go list ./...", true, ""},
 	{"go list -m all", true, ""},
-	{"go vet ./...", true, ""},
+	{"go vet ./...", false, "build cache"},
 	{"go vet -vettool=/tmp/x ./...", false, "vettool"},
 	{"go vet -fix ./...", false, "rewrites"},
 	{"go list -toolexec x ./...", false, "toolexec"},
@@ -449,8 +451,8 @@ var classifyCases = []classifyCase{
 	{"go install ./cmd/x", false, "not a read-only go command"},
 	{"gofmt -l .", true, ""},
 	{"gofmt -w .", false, "rewrites files"},
-	{"npm ls", true, ""},
-	{"npm view react version", true, ""},
+	{"npm ls", false, "log files"},
+	{"npm view react version", false, "log files"},
 	{"npm install", false, "not a read-only npm command"},
 	{"npm run build", false, "not a read-only npm command"},
 	{"npm --version", true, ""},
@@ -466,8 +468,8 @@ var classifyCases = []classifyCase{
 	{"pip list", true, ""},
 	{"pip install x", false, "installs"},
 	{"pip list --log x.log", false, "--log"},
-	{"npm ls --depth=0 --json", true, ""},
-	{"npm ls --logs-dir=x", false, "--logs-dir"},
+	{"npm ls --depth=0 --json", false, "log files"},
+	{"npm ls --logs-dir=x", false, "log files"},
 	{"go list -debug-actiongraph=x ./...", false, "debug"},
 	{"gofmt -d -s .", true, ""},
 	{"gofmt -cpuprofile x .", false, "cpuprofile"},
@@ -665,6 +667,35 @@ func TestAwkProgram(t *testing.T) {
 		got := awkProgram(tc.prog)
 		if (got == "") != tc.ok {
 			t.Errorf("awkProgram(%q) = %q, want ok=%v", tc.prog, got, tc.ok)
+		}
+	}
+}
+
+func TestCommandsReadOnlyOnTheirOwn(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []bool
+	}{
+		{"git diff | tail -5", []bool{true, true}},
+		{"npm test && ls > f", []bool{false, true}},
+		{"timeout 5 rm x", []bool{true, false}},
+		{"sh -c 'ls > f'", []bool{false, true}},
+		{"sh -c 'X=1 ls'", []bool{false, true}},
+		{"echo $(rm x)", []bool{false, true}},
+		{"jobs -x ls", []bool{false, true}},
+		{"env PATH=. ls", []bool{false, true}},
+		{"curl -o f https://x", []bool{false}},
+		{"declare -a 'a=([$(ls)]=1)'", []bool{false}},
+		{"f() { rm x; }; ls", []bool{false, true}},
+		{"git -c alias.x=y x", []bool{false}},
+	}
+	for _, tc := range tests {
+		var got []bool
+		for _, c := range Classify(tc.cmd).Commands {
+			got = append(got, c.ReadOnly)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Classify(%q) commands read-only %v, want %v", tc.cmd, got, tc.want)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func (w *walker) test(x syntax.TestExpr) {
 		w.word(x)
 	case nil:
 	default:
-		w.deny("uses a test expression that is not checked")
+		w.hide("uses a test expression that is not checked")
 	}
 }
 
@@ -74,7 +74,7 @@ func (w *walker) part(p syntax.WordPart, quoted bool) {
 	case *syntax.CmdSubst:
 		w.visited[p] = true
 		if p.TempFile || p.ReplyVar {
-			w.deny("uses a command substitution form that is not checked")
+			w.hide("uses a command substitution form that is not checked")
 		}
 		w.stmts(p.Stmts)
 	case *syntax.ProcSubst:
@@ -89,7 +89,7 @@ func (w *walker) part(p syntax.WordPart, quoted bool) {
 			w.word(e)
 		}
 	default:
-		w.denyf("uses a word form that is not checked (%T)", p)
+		w.hidef("uses a word form that is not checked (%T)", p)
 	}
 }
 
@@ -133,9 +133,12 @@ func (w *walker) paramExp(pe *syntax.ParamExp) {
 		w.word(pe.Exp.Word)
 		switch pe.Exp.Op {
 		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
-			if reason := sensitiveVar(name, w.zsh); reason != "" {
-				w.deny(reason)
+			value := &unknownValue
+			if pe.Exp.Word != nil {
+				v := w.describe(pe.Exp.Word)
+				value = &v
 			}
+			w.varChange(name, w.text(pe), value, false)
 			w.setVar(name, pe.Exp.Word == nil || numericWord(pe.Exp.Word))
 		case syntax.OtherParamOps:
 			op := ""
@@ -224,9 +227,7 @@ func (w *walker) arithTarget(x syntax.ArithmExpr) {
 	if name == "" {
 		return
 	}
-	if reason := sensitiveVar(name, w.zsh); reason != "" {
-		w.deny(reason)
-	}
+	w.varChange(name, name+" (arithmetic)", &unknownValue, false)
 	w.setVar(name, true)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // gitFlags are git's global options without a value that are allowed
@@ -22,14 +24,30 @@ var gitInfo = map[string]bool{
 	"--info-path": true, "--exec-path": true,
 }
 
+// gitValueOptions are git's global options that take the next word as
+// their value.
+var gitValueOptions = map[string]bool{
+	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
+	"--super-prefix": true, "--config-env": true, "--attr-source": true,
+}
+
 // gitCmd checks git: global options, then a read-only subcommand with
-// arguments that keep it read-only.
-func gitCmd(_ *walker, prog string, args []arg) string {
+// arguments that keep it read-only. Whatever the verdict, it looks for
+// the commands git would run: an alias, or the command given to
+// subcommands such as rebase --exec.
+func gitCmd(w *walker, prog string, args []arg) string {
+	reason := ""
+	note := func(r string) {
+		if reason == "" {
+			reason = r
+		}
+	}
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.lit {
-			return fmt.Sprintf("%q is given %s before its subcommand, which cannot be checked", prog, a.text)
+			w.hidef("%q is given %s before its subcommand, which cannot be checked", prog, a.text)
+			return ""
 		}
 		t := a.text
 		switch {
@@ -37,17 +55,108 @@ func gitCmd(_ *walker, prog string, args []arg) string {
 			i++ // the directory
 		case gitFlags[t]:
 		case gitInfo[t]:
-			return ""
-		case t == "-c" || strings.HasPrefix(t, "--config-env"):
-			return fmt.Sprintf("%q %s sets configuration, which can make git run programs", prog, t)
+			if t == "--help" && i+1 < len(args) {
+				return `"git --help" with a topic opens a manual viewer, which the repository's configuration can choose`
+			}
+			return reason
+		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "--exec-path="):
+			// Configuration can define aliases and the programs git
+			// runs, so the command git runs is not the one written.
+			w.hidef("%q %s sets configuration, which can make git run programs", prog, t)
+			if t == "-c" || t == "--config-env" {
+				i++
+			}
 		case strings.HasPrefix(t, "-"):
-			return fmt.Sprintf("%q option %s is not checked", prog, t)
+			note(fmt.Sprintf("%q option %s is not checked", prog, t))
+			if gitValueOptions[t] {
+				i++
+			}
 		default:
+			w.gitRuns(t, args[i+1:])
+			if reason != "" {
+				return reason
+			}
 			return gitSubcommand(t, args[i+1:])
 		}
 	}
-	return ""
+	return reason
 }
+
+// gitRuns finds the commands a git subcommand runs: an alias (which can
+// stand for any command), or the command given to rebase --exec, bisect
+// run, submodule foreach, difftool --extcmd and filter-branch's filters.
+func (w *walker) gitRuns(sub string, args []arg) {
+	langs := []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
+	if !gitCommands[sub] {
+		w.hidef("%q is not one of git's commands but an alias or a git-%s program, which can run any command", "git "+sub, sub)
+		return
+	}
+	code := func(names ...string) {
+		for k, a := range args {
+			for _, n := range names {
+				if a.is(n) && k+1 < len(args) {
+					w.shellCode(args[k+1], langs, "git "+sub+" "+n)
+				} else if v, ok := strings.CutPrefix(a.text, n+"="); ok && a.lit && strings.HasPrefix(n, "--") {
+					w.shellCode(litArg(v), langs, "git "+sub+" "+n)
+				}
+			}
+		}
+	}
+	switch sub {
+	case "rebase":
+		code("-x", "--exec")
+	case "difftool":
+		code("-x", "--extcmd")
+	case "filter-branch":
+		code("--env-filter", "--tree-filter", "--index-filter", "--msg-filter",
+			"--commit-filter", "--parent-filter", "--tag-name-filter", "--setup")
+	case "bisect":
+		if len(args) > 1 && args[0].is("run") {
+			w.run(args[1:], nil)
+		}
+	case "submodule":
+		for k, a := range args {
+			if a.is("foreach") {
+				words := make([]string, 0, len(args)-k-1)
+				for _, b := range args[k+1:] {
+					if !b.lit {
+						w.hidef("%q runs %s, which is only known at run time", "git submodule foreach", b.text)
+						return
+					}
+					if !b.isOpt() || len(words) > 0 {
+						words = append(words, b.text)
+					}
+				}
+				w.shellCode(litArg(strings.Join(words, " ")), langs, "git submodule foreach")
+			}
+		}
+	}
+}
+
+// gitCommands are git's own commands; any other subcommand is an alias or
+// a git-* program.
+var gitCommands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`add am annotate apply archive bisect blame branch bugreport bundle
+		cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry
+		cherry-pick citool clean clone column commit commit-graph commit-tree config count-objects
+		credential credential-cache credential-store daemon describe diagnose diff diff-files diff-index
+		diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg
+		for-each-ref for-each-repo format-patch fsck fsck-objects gc get-tar-commit-id grep gui
+		hash-object help hook http-backend http-fetch http-push imap-send index-pack init init-db
+		instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge
+		merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive
+		merge-resolve merge-subtree merge-tree mergetool mktag mktree multi-pack-index mv name-rev notes
+		pack-objects pack-redundant pack-refs patch-id prune prune-packed pull push quiltimport
+		range-diff read-tree rebase receive-pack reflog remote repack replace request-pull rerere reset
+		restore rev-list rev-parse revert rm send-email send-pack shell shortlog show show-branch
+		show-index show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref
+		tag unpack-file unpack-objects update-index update-ref update-server-info upload-archive
+		upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree write-tree`) {
+		m[c] = true
+	}
+	return m
+}()
 
 // gitPlain are subcommands that only read, with the long options (and
 // abbreviations of them) and short option letters that would not.
@@ -56,30 +165,41 @@ var gitPlain = map[string]struct {
 	short string
 }{
 	"status": {}, "blame": {}, "annotate": {}, "rev-parse": {}, "rev-list": {},
-	"ls-files": {}, "ls-tree": {}, "cat-file": {}, "describe": {},
+	"ls-files": {}, "ls-tree": {},
+	// --dirty and --broken refresh the index, which writes it even
+	// without optional locks.
+	"describe":   {long: []string{"dirty", "broken"}},
+	"cat-file":   {long: []string{"textconv", "filters"}},
 	"merge-base": {}, "name-rev": {}, "for-each-ref": {}, "count-objects": {},
 	"check-ignore": {}, "check-attr": {}, "show-ref": {}, "var": {},
-	"cherry": {}, "show-branch": {}, "verify-commit": {}, "verify-tag": {},
-	"version":     {},
-	"diff":        {long: []string{"output"}},
-	"log":         {long: []string{"output"}},
-	"show":        {long: []string{"output"}},
-	"whatchanged": {long: []string{"output"}},
-	"shortlog":    {long: []string{"output"}},
-	"diff-tree":   {long: []string{"output"}},
-	"diff-index":  {long: []string{"output"}},
-	"diff-files":  {long: []string{"output"}},
-	"grep":        {long: []string{"open-files-in-pager", "ext-grep"}, short: "O"},
-	"ls-remote":   {long: []string{"upload-pack"}, short: "u"},
-	"help":        {long: []string{"web"}, short: "w"},
+	"cherry": {}, "show-branch": {},
+	"version": {}, "diff": {}, "log": {}, "show": {}, "whatchanged": {},
+	"shortlog": {}, "diff-tree": {}, "diff-index": {}, "diff-files": {},
+	"grep":      {long: []string{"open-files-in-pager", "ext-grep"}, short: "O"},
+	"ls-remote": {long: []string{"upload-pack", "exec"}, short: "u"},
 }
+
+// gitOutput are long options that reading subcommands accept and that
+// write a file or run a program: --output, and --show-signature, which
+// runs gpg (the program the repository's configuration names).
+var gitOutput = []string{"output", "output-directory", "show-signature"}
 
 // gitSubcommand checks one git subcommand and its arguments.
 func gitSubcommand(sub string, args []arg) string {
 	if bad, ok := gitPlain[sub]; ok {
-		return gitScan(sub, args, bad.long, bad.short)
+		if reason := gitScan(sub, args, bad.long, bad.short); reason != "" || sub != "ls-remote" {
+			return reason
+		}
+		return gitRemoteURL(args)
 	}
 	switch sub {
+	case "help":
+		for _, a := range args {
+			if !a.lit || !a.isOpt() || !(a.is("-a") || a.is("--all") || a.is("-g") || a.is("--guides")) {
+				return `"git help" with a topic opens a manual viewer, which the repository's configuration can choose`
+			}
+		}
+		return ""
 	case "branch":
 		return gitBranch(args)
 	case "tag":
@@ -131,7 +251,13 @@ func gitScan(sub string, args []arg, badLong []string, badShort string) string {
 		if !a.isOpt() {
 			continue
 		}
-		for _, b := range badLong {
+		if a.is("--help") {
+			return fmt.Sprintf("%q --help opens a manual viewer, which the repository's configuration can choose", "git "+sub)
+		}
+		if strings.Contains(a.text, "%G") {
+			return fmt.Sprintf("%q %s asks for signature details, which runs gpg", "git "+sub, a.text)
+		}
+		for _, b := range append(slices.Clip(badLong), gitOutput...) {
 			if longPrefixOf(a.text, b) {
 				return fmt.Sprintf("%q --%s is not read-only", "git "+sub, b)
 			}
@@ -308,4 +434,28 @@ func gitConfig(args []arg) string {
 		return ""
 	}
 	return `"git config" with a value changes configuration`
+}
+
+// gitRemoteURL allows git ls-remote only with a repository given as an
+// http, https or git URL: a remote name stands for a URL from the
+// repository's configuration, and other transports run programs (ssh, or
+// a command for ext::).
+func gitRemoteURL(args []arg) string {
+	for _, a := range args {
+		if a.isOpt() {
+			continue
+		}
+		if a.is("--") {
+			continue
+		}
+		scheme, _, ok := strings.Cut(a.prefix, "://")
+		if ok && a.lit {
+			switch strings.ToLower(scheme) {
+			case "http", "https", "git":
+				return ""
+			}
+		}
+		return fmt.Sprintf("%q is given %s; only http, https and git URLs are read-only", "git ls-remote", a.text)
+	}
+	return `"git ls-remote" without a URL reaches a remote from the repository's configuration`
 }

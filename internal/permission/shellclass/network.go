@@ -132,3 +132,183 @@ func wgetCmd(_ *walker, prog string, args []arg) string {
 	}
 	return ""
 }
+
+// This part finds the addresses network clients are given, whatever the
+// verdict on the command, so that rules about web fetches apply to them.
+
+// noteFetches records the network requests of one command.
+func (w *walker) noteFetches(prog string, args []arg) {
+	switch prog {
+	case "curl":
+		w.fetchWith(prog, args, curlSpec, func(p parsedArgs) []arg {
+			return append(p.vals("url", "x", "proxy"), p.operands...)
+		}, !hasGlobOff(args))
+	case "wget":
+		args = slices.DeleteFunc(slices.Clone(args), func(a arg) bool { return a.is("-nv") })
+		w.fetchWith(prog, args, wgetSpec, func(p parsedArgs) []arg { return p.operands }, false)
+	case "git":
+		w.gitFetches(args)
+	case "nc", "ncat", "netcat", "telnet":
+		w.socketFetch(prog, args)
+	case "socat", "aria2c", "http", "https", "xh", "xhs", "lynx", "w3m", "links", "elinks", "httpie":
+		found := false
+		for _, a := range args {
+			if a.lit && strings.Contains(a.text, "://") {
+				w.fetches = append(w.fetches, Fetch{Program: prog, URL: a.text})
+				found = true
+			} else if !a.lit {
+				found = false
+				break
+			}
+		}
+		if !found {
+			w.fetches = append(w.fetches, Fetch{Program: prog})
+		}
+	}
+}
+
+// hasGlobOff reports whether curl is told not to expand {a,b} and [1-3] in
+// URLs.
+func hasGlobOff(args []arg) bool {
+	for _, a := range args {
+		if a.is("--globoff") || strings.ContainsRune(shortCluster(a), 'g') && !strings.HasPrefix(a.text, "--") {
+			return true
+		}
+	}
+	return false
+}
+
+// fetchWith parses a client's options with spec and records the addresses
+// targets returns. When the options cannot be understood, the client may
+// reach anything, which is recorded as an unknown address.
+func (w *walker) fetchWith(prog string, args []arg, spec optSpec, targets func(parsedArgs) []arg, globs bool) {
+	p, reason := spec.parse(prog, args)
+	if reason != "" {
+		w.fetches = append(w.fetches, Fetch{Program: prog})
+		return
+	}
+	for _, t := range targets(p) {
+		w.fetches = append(w.fetches, Fetch{Program: prog, URL: fetchURL(t, globs)})
+	}
+}
+
+// fetchURL returns a URL with its scheme, or "" when the address is only
+// known at run time (or the client expands patterns in it).
+func fetchURL(a arg, globs bool) string {
+	if !a.lit || a.text == "" || globs && strings.ContainsAny(a.text, "{}[]") {
+		return ""
+	}
+	if strings.Contains(a.text, "://") {
+		return a.text
+	}
+	return "http://" + a.text
+}
+
+// gitFetches records the remote of git commands that reach one.
+func (w *walker) gitFetches(args []arg) {
+	i := 0
+	for i < len(args) && args[i].isOpt() {
+		switch t := args[i].text; t {
+		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env":
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].lit {
+		return
+	}
+	sub := args[i].text
+	switch sub {
+	case "ls-remote", "fetch", "pull", "push", "clone", "archive", "remote":
+	default:
+		return
+	}
+	rest := args[i+1:]
+	if sub == "remote" {
+		if len(rest) == 0 || !rest[0].is("update") && !rest[0].is("show") {
+			return
+		}
+		w.fetches = append(w.fetches, Fetch{Program: "git"})
+		return
+	}
+	var operands []arg
+	for k := 0; k < len(rest); k++ {
+		a := rest[k]
+		if a.is("--") {
+			operands = append(operands, rest[k+1:]...)
+			break
+		}
+		if a.isOpt() {
+			if sub == "archive" && (a.is("--remote") || strings.HasPrefix(a.text, "--remote=")) {
+				if v, ok := strings.CutPrefix(a.text, "--remote="); ok {
+					w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(litArg(v))})
+				} else if k+1 < len(rest) {
+					k++
+					w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(rest[k])})
+				}
+			}
+			continue
+		}
+		operands = append(operands, a)
+	}
+	if sub == "archive" {
+		return
+	}
+	if len(operands) == 0 {
+		w.fetches = append(w.fetches, Fetch{Program: "git"}) // the default remote
+		return
+	}
+	w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(operands[0])})
+}
+
+// gitURL returns the URL of a git remote operand, or "" for a remote name
+// (whose URL is in the repository's configuration) or a word only known at
+// run time.
+func gitURL(a arg) string {
+	if !a.lit {
+		return ""
+	}
+	if strings.Contains(a.text, "://") {
+		return a.text
+	}
+	// The scp-like form user@host:path.
+	if host, _, ok := strings.Cut(a.text, ":"); ok && !strings.Contains(host, "/") && host != "" {
+		return "ssh://" + host
+	}
+	return ""
+}
+
+// socketValues are the options of nc, ncat, netcat and telnet that take a
+// value.
+const socketValues = "wpsiqxXecIOTVMmlbn"
+
+// socketFetch records the host and port a socket client connects to.
+func (w *walker) socketFetch(prog string, args []arg) {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.lit {
+			w.fetches = append(w.fetches, Fetch{Program: prog})
+			return
+		}
+		if c := shortCluster(a); c != "" {
+			if strings.ContainsAny(c[len(c)-1:], socketValues) && i+1 < len(args) && prog != "telnet" {
+				i++
+			}
+			continue
+		}
+		if strings.HasPrefix(a.text, "--") {
+			continue
+		}
+		words = append(words, a.text)
+	}
+	if len(words) == 0 {
+		w.fetches = append(w.fetches, Fetch{Program: prog})
+		return
+	}
+	url := "tcp://" + words[0]
+	if len(words) > 1 {
+		url += ":" + words[1]
+	}
+	w.fetches = append(w.fetches, Fetch{Program: prog, URL: url})
+}

@@ -18,9 +18,21 @@ type handler func(w *walker, prog string, args []arg) string
 func (w *walker) check(args []arg, direct bool) string {
 	name := args[0]
 	if !name.lit {
-		return fmt.Sprintf("the command name %s is only known at run time", name.text)
+		w.hidef("the command name %s is only known at run time", name.text)
+		return ""
 	}
-	prog, reason := programName(name.text)
+	// The program's own verdict comes first, for its message; then what
+	// it would run through its options.
+	base := path.Base(name.text)
+	w.noteFetches(base, args[1:])
+	w.deny(w.checkProgram(args, direct))
+	w.runnerOptions(base, args[1:])
+	return ""
+}
+
+// checkProgram judges a command whose name is a literal word.
+func (w *walker) checkProgram(args []arg, direct bool) string {
+	prog, reason := programName(args[0].text)
 	if reason != "" {
 		return reason
 	}
@@ -30,16 +42,31 @@ func (w *walker) check(args []arg, direct bool) string {
 	// Known programs come before functions: a function may shadow a name
 	// in bash, but in POSIX mode special builtins such as trap win, and a
 	// known writer is never worth the risk.
+	if why, ok := hiddenRunners[prog]; ok {
+		w.hidef("%q %s", prog, why)
+		return ""
+	}
 	if why, ok := writers[prog]; ok {
 		return fmt.Sprintf("%q %s", prog, why)
 	}
 	if interpreters[prog] {
-		return fmt.Sprintf("%q runs code", prog)
+		return interpreterCmd(w, prog, args[1:])
 	}
 	if direct && w.funcs[prog] {
 		return "" // its body was checked where it was defined
 	}
 	return fmt.Sprintf("%q is not a known read-only command", prog)
+}
+
+// interpreterCmd refuses an interpreter. Code given on the command line or
+// on standard input cannot be seen by rules, so the line is opaque; a
+// script file is like any program run by path.
+func interpreterCmd(w *walker, prog string, args []arg) string {
+	why := fmt.Sprintf("%q runs code", prog)
+	if len(args) == 0 || !args[0].lit || args[0].isOpt() || args[0].is("-") {
+		w.hidef("%s that cannot be checked", why)
+	}
+	return why
 }
 
 // trustedDirs are the directories a command may be named from by path.
@@ -79,8 +106,14 @@ func handlerFor(prog string) handler {
 		return ioniceCmd
 	case "xargs":
 		return xargsCmd
-	case "nohup", "sudo", "doas", "watch", "su", "runuser", "setsid", "chroot", "unshare", "nsenter", "flock", "strace", "ltrace", "unbuffer", "script":
-		return refusedWrapperCmd
+	case "jobs":
+		return jobsCmd
+	case "wait":
+		return waitCmd
+	case "ulimit":
+		return ulimitCmd
+	case "shopt":
+		return shoptCmd
 	case "time":
 		return timeCmd
 	case "command":
@@ -172,6 +205,9 @@ func handlerFor(prog string) handler {
 	case "systemctl":
 		return systemctlCmd
 	}
+	if _, ok := wrappers[prog]; ok {
+		return wrapperCmd
+	}
 	if readOnlyPrograms[prog] {
 		return anyArgs
 	}
@@ -213,9 +249,8 @@ var readOnlyPrograms = map[string]bool{
 	// Shell builtins that only change the shell's own state or read it.
 	"true": true, "false": true, ":": true, "cd": true, "pushd": true,
 	"popd": true, "dirs": true, "shift": true, "exit": true, "return": true,
-	"break": true, "continue": true, "wait": true, "jobs": true,
-	"times": true, "caller": true, "help": true, "umask": true,
-	"ulimit": true, "shopt": true, "sleep": true,
+	"break": true, "continue": true, "times": true, "caller": true,
+	"help": true, "umask": true, "sleep": true,
 }
 
 // writers are programs known to change files or the system, with what
@@ -247,11 +282,16 @@ var writers = map[string]string{
 	"vi":  "edits files", "vim": "edits files", "nvim": "edits files",
 	"nano": "edits files", "emacs": "edits files", "ed": "edits files",
 	"ssh": "runs commands on another machine", "npx": "runs packages",
+	"service": "starts and stops services", "iptables": "changes the firewall",
+}
+
+// hiddenRunners are builtins that make the shell run commands the line
+// does not show.
+var hiddenRunners = map[string]string{
 	"alias": "defines aliases, which can change what later commands run",
 	"trap":  "sets traps, which run commands", "enable": "loads shell builtins",
 	"fc": "runs an editor and re-runs commands", "compgen": "can run commands",
 	"complete": "changes shell completion", "bind": "changes key bindings",
-	"service": "starts and stops services", "iptables": "changes the firewall",
 }
 
 // interpreters run code given to them; only version queries are read-only.
@@ -284,13 +324,13 @@ var versionFlags = map[string][]string{
 }
 
 // versionCmd allows a toolchain program only to print its version.
-func versionCmd(_ *walker, prog string, args []arg) string {
+func versionCmd(w *walker, prog string, args []arg) string {
 	flags := versionFlags[prog]
 	if len(args) == 1 && args[0].lit && slices.Contains(flags, args[0].text) {
 		return ""
 	}
 	if interpreters[prog] {
-		return fmt.Sprintf("%q runs code", prog)
+		return interpreterCmd(w, prog, args)
 	}
 	return fmt.Sprintf("%q is not a known read-only command (only %q is)", prog, prog+" "+flags[0])
 }

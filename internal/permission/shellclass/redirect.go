@@ -17,10 +17,11 @@ func (w *walker) redirect(r *syntax.Redirect) {
 		w.word(r.Hdoc)
 	}
 	if r.Word == nil {
-		w.deny("uses a redirection that is not checked")
+		w.hide("uses a redirection that is not checked")
 		return
 	}
 	target := w.wordArg(r.Word)
+	w.socketRedirect(target)
 	switch r.Op {
 	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return
@@ -36,8 +37,10 @@ func (w *walker) redirect(r *syntax.Redirect) {
 	switch {
 	case target.lit && safeOutputs[target.text]:
 	case target.lit:
+		w.writes = append(w.writes, target.text)
 		w.denyf("redirects output to %q", target.text)
 	default:
+		w.writes = append(w.writes, target.text)
 		w.denyf("redirects output to a file named by %s", target.text)
 	}
 }
@@ -59,4 +62,21 @@ func isDescriptor(s string) bool {
 		}
 	}
 	return true
+}
+
+// socketRedirect records the network connection bash opens for a
+// redirection to /dev/tcp/host/port or /dev/udp/host/port. A target only
+// known at run time could be one.
+func (w *walker) socketRedirect(target arg) {
+	for _, dev := range []string{"/dev/tcp/", "/dev/udp/"} {
+		if rest, ok := strings.CutPrefix(target.text, dev); ok && target.lit {
+			host, port, _ := strings.Cut(rest, "/")
+			w.fetches = append(w.fetches, Fetch{Program: "bash", URL: "tcp://" + host + ":" + port})
+			return
+		}
+		if !target.lit && (strings.HasPrefix(target.prefix, dev) || strings.HasPrefix(dev, target.prefix)) {
+			w.fetches = append(w.fetches, Fetch{Program: "bash"})
+			return
+		}
+	}
 }

@@ -19,16 +19,18 @@ var sedSpec = optSpec{
 
 // sedCmd checks sed: no in-place editing, and a script that neither writes
 // files nor runs commands.
-func sedCmd(_ *walker, prog string, args []arg) string {
+func sedCmd(w *walker, prog string, args []arg) string {
 	p, reason := sedSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	if p.has("i", "in-place") {
-		return fmt.Sprintf("%q -i edits files in place", prog)
+		w.denyf("%q -i edits files in place", prog)
 	}
 	if p.has("f", "file") {
-		return fmt.Sprintf("%q reads its script from a file, which cannot be checked", prog)
+		w.hidef("%q reads its script from a file, which cannot be checked", prog)
+		return ""
 	}
 	scripts := p.vals("e", "expression")
 	if len(scripts) == 0 {
@@ -40,12 +42,15 @@ func sedCmd(_ *walker, prog string, args []arg) string {
 	texts := make([]string, len(scripts))
 	for i, s := range scripts {
 		if !s.lit {
-			return fmt.Sprintf("the %s script %s is only known at run time", prog, s.text)
+			w.hidef("the %s script %s is only known at run time", prog, s.text)
+			return ""
 		}
 		texts[i] = s.text
 	}
+	// A sed script can run commands (e, s///e), so one that is not known
+	// to be harmless makes the line opaque.
 	if reason := sedScript(strings.Join(texts, "\n")); reason != "" {
-		return fmt.Sprintf("%s: %s", prog, reason)
+		w.hidef("%s: %s", prog, reason)
 	}
 	return ""
 }

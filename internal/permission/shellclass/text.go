@@ -38,6 +38,9 @@ func sortCmd(_ *walker, prog string, args []arg) string {
 	if p.has("compress-program") {
 		return fmt.Sprintf("%q --compress-program runs a program", prog)
 	}
+	if p.has("T", "temporary-directory") {
+		return fmt.Sprintf("%q -T writes temporary files into a directory", prog)
+	}
 	return ""
 }
 

@@ -16,50 +16,74 @@ func goFlagName(t string) string {
 	return name
 }
 
-// goRefusedFlags are go build flags that run programs or write outside the
-// build cache.
-var goRefusedFlags = map[string]string{
-	"toolexec": "runs a program for each tool", "vettool": "runs another vet program",
-	"exec": "runs a program", "pkgdir": "writes packages to a directory",
-	"o": "writes a file", "fix": "rewrites source files", "modcacherw": "makes the module cache writable",
+// goAllowed lists, per read-only go subcommand, the flags it may be given
+// and whether each takes a value. Every other flag is refused: the build
+// flags alone can run programs (-toolexec, -exec, -vettool), write files
+// (-o, -cpuprofile, -memprofile, -trace, -debug-*, -gcflags=-o=...) or
+// reach the network (-u, -versions, -retracted).
+var goAllowed = map[string]map[string]bool{
+	"list": {"f": true, "json": false, "m": false, "deps": false, "e": false,
+		"find": false, "test": false, "tags": true, "mod": true},
+	"doc": {"all": false, "c": false, "cmd": false, "short": false, "src": false,
+		"u": false},
+	"version":    {"m": false, "v": false, "json": false},
+	"env":        {"json": false, "changed": false},
+	"help":       {},
+	"mod graph":  {"go": true},
+	"mod why":    {"m": false, "vendor": false},
+	"mod verify": {},
 }
 
-// goFlags checks the flags of a read-only go subcommand.
+// goFlags checks the flags of a read-only go subcommand against goAllowed.
+// Package and module arguments with "@" name versions that would be
+// fetched.
 func goFlags(sub string, args []arg) string {
+	allowed := goAllowed[sub]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.is("--") {
-			return ""
+			for _, p := range args[i+1:] {
+				if !p.lit || strings.Contains(p.text, "@") {
+					return fmt.Sprintf("%q %s may name a version, which would be downloaded", "go "+sub, p.text)
+				}
+			}
+			break
 		}
 		if reason := unsure("go "+sub, a); reason != "" {
 			return reason
 		}
 		if !a.isOpt() {
+			if strings.Contains(a.text, "@") {
+				return fmt.Sprintf("%q %s names a version, which would be downloaded", "go "+sub, a.text)
+			}
 			continue
 		}
 		name := goFlagName(a.text)
-		if why, ok := goRefusedFlags[name]; ok {
-			return fmt.Sprintf("%q -%s %s", "go "+sub, name, why)
+		takesValue, ok := allowed[name]
+		if !ok {
+			return fmt.Sprintf("%q option -%s is not known to be read-only", "go "+sub, name)
 		}
-		if strings.HasPrefix(name, "debug-") {
-			return fmt.Sprintf("%q -%s writes a debug file", "go "+sub, name)
+		_, val, hasVal := strings.Cut(a.text, "=")
+		if takesValue && !hasVal {
+			if i+1 >= len(args) {
+				return fmt.Sprintf("%q option -%s needs a value", "go "+sub, name)
+			}
+			i++
+			val = args[i].text
+			if !args[i].lit {
+				return fmt.Sprintf("%q option -%s is given %s, which is only known at run time", "go "+sub, name, val)
+			}
 		}
-		if name == "mod" {
-			_, val, ok := strings.Cut(a.text, "=")
-			if !ok && i+1 < len(args) {
-				i++
-				val = args[i].text
-			}
-			if val != "readonly" && val != "vendor" {
-				return fmt.Sprintf("%q -mod=%s may change go.mod", "go "+sub, val)
-			}
+		if name == "mod" && val != "readonly" && val != "vendor" {
+			return fmt.Sprintf("%q -mod=%s may change go.mod", "go "+sub, val)
 		}
 	}
 	return ""
 }
 
-// goCmd allows go version, env, list, doc, vet, help and the reading mod
-// subcommands.
+// goCmd allows go version, env, list, doc, help and the reading mod
+// subcommands. go vet is not read-only: it builds the packages into the
+// build cache.
 func goCmd(_ *walker, prog string, args []arg) string {
 	if len(args) >= 2 && args[0].is("-C") {
 		args = args[2:]
@@ -73,8 +97,13 @@ func goCmd(_ *walker, prog string, args []arg) string {
 	}
 	rest := args[1:]
 	switch sub.text {
-	case "version", "help", "doc", "list", "vet":
+	case "version", "help", "doc", "list":
 		return goFlags(sub.text, rest)
+	case "vet":
+		if reason := goVetFlags(rest); reason != "" {
+			return reason
+		}
+		return `"go vet" builds the packages, which writes the build cache`
 	case "env":
 		for _, a := range rest {
 			if reason := unsure("go env", a); reason != "" {
@@ -84,7 +113,7 @@ func goCmd(_ *walker, prog string, args []arg) string {
 				return fmt.Sprintf("%q changes the Go configuration", "go env -"+name)
 			}
 		}
-		return ""
+		return goFlags("env", rest)
 	case "mod":
 		if len(rest) > 0 && rest[0].lit && slices.Contains([]string{"graph", "why", "verify"}, rest[0].text) {
 			return goFlags("mod "+rest[0].text, rest[1:])
@@ -95,6 +124,23 @@ func goCmd(_ *walker, prog string, args []arg) string {
 		return ""
 	}
 	return fmt.Sprintf("%q is not a read-only go command", "go "+sub.text)
+}
+
+// goVetFlags names the vet flags that run other programs or rewrite files,
+// for a clearer message.
+func goVetFlags(args []arg) string {
+	for _, a := range args {
+		if !a.isOpt() {
+			continue
+		}
+		switch name := goFlagName(a.text); name {
+		case "vettool", "toolexec", "exec":
+			return fmt.Sprintf("%q -%s runs another program", "go vet", name)
+		case "fix":
+			return fmt.Sprintf("%q -fix rewrites source files", "go vet")
+		}
+	}
+	return ""
 }
 
 // gofmtCmd allows gofmt to list and show changes (-l, -d), not to write
@@ -123,7 +169,9 @@ func gofmtCmd(_ *walker, prog string, args []arg) string {
 	return ""
 }
 
-// npmCmd allows npm ls, view and their aliases.
+// npmCmd allows npm only to print its version: every other npm command
+// writes a debug log and an update check under ~/.npm, and many reach the
+// registry.
 func npmCmd(_ *walker, prog string, args []arg) string {
 	if len(args) == 0 {
 		return ""
@@ -139,40 +187,20 @@ func npmCmd(_ *walker, prog string, args []arg) string {
 		return fmt.Sprintf("%q options before the subcommand are not checked", prog)
 	}
 	switch sub.text {
-	case "ls", "list", "ll", "la", "view", "info", "show", "v", "help":
-	default:
-		return fmt.Sprintf("%q is not a read-only npm command", "npm "+sub.text)
+	case "ls", "list", "ll", "la", "view", "info", "show", "v", "help", "explain", "why":
+		return fmt.Sprintf("%q writes log files under ~/.npm", "npm "+sub.text)
 	}
-	for _, a := range args[1:] {
-		if reason := unsure("npm "+sub.text, a); reason != "" {
-			return reason
-		}
-		if name, _, _ := strings.Cut(a.text, "="); a.isOpt() && !npmOptions[name] {
-			return fmt.Sprintf("%q option %s is not known to be safe", "npm "+sub.text, name)
-		}
-	}
-	return ""
-}
-
-// npmOptions are the options allowed with npm's reading subcommands.
-// Others can point logs or the cache into the project.
-var npmOptions = map[string]bool{
-	"--all": true, "-a": true, "--json": true, "--long": true, "-l": true,
-	"--parseable": true, "-p": true, "--global": true, "-g": true,
-	"--depth": true, "--omit": true, "--include": true, "--link": true,
-	"--production": true, "--prod": true, "--dev": true, "--workspace": true,
-	"--workspaces": true, "-w": true, "--package-lock-only": true,
-	"--unicode": true, "--no-unicode": true,
+	return fmt.Sprintf("%q is not a read-only npm command", "npm "+sub.text)
 }
 
 // pipOptions are the options allowed with pip's reading subcommands.
 // Others can write log files (--log) or reports.
 var pipOptions = map[string]bool{
-	"--format": true, "--outdated": true, "-o": true, "--uptodate": true,
-	"-u": true, "--user": true, "--local": true, "-l": true,
+	"--format": true, "--user": true, "--local": true, "-l": true,
 	"--not-required": true, "--files": true, "-f": true, "--verbose": true,
 	"-v": true, "--all": true, "--exclude-editable": true,
 	"--include-editable": true, "--editable": true, "-e": true,
+	"--no-color":                  true,
 	"--disable-pip-version-check": true, "-q": true, "--quiet": true,
 }
 

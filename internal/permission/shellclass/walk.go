@@ -3,7 +3,6 @@ package shellclass
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -11,14 +10,22 @@ import (
 // walker holds what one call to Classify has learned so far. It is created
 // per call; nothing is shared between calls.
 type walker struct {
-	src   string // source text of the code being walked
-	zsh   bool   // the code being walked is zsh code
-	depth int    // how many command strings deep the walk is
+	src   string             // source text of the code being walked
+	lang  syntax.LangVariant // the dialect of the code being walked
+	zsh   bool               // the code being walked is zsh code
+	depth int                // how many command strings deep the walk is
 
-	reason string    // the first reason found; empty while read-only
-	cmds   []Command // simple commands in the order they were found
+	reason  string    // the first reason found; empty while read-only
+	opaque  string    // why the line may run commands not in cmds
+	cmds    []Command // simple commands in the order they were found
+	bad     []bool    // per command: it is not read-only on its own
+	cur     int       // the command being checked, or -1
+	writes  []string  // files redirections may write
+	env     []string  // environment changes that are not known to be harmless
+	fetches []Fetch   // network requests
 
 	funcs   map[string]bool      // functions the line defines
+	arrays  map[string]bool      // variables the line may make arrays
 	visited map[syntax.Node]bool // nodes the walk has examined
 	tainted map[string]bool      // variables given a value the line cannot vouch for
 	numeric map[string]bool      // variables given a number by the line
@@ -27,7 +34,10 @@ type walker struct {
 
 func newWalker() *walker {
 	return &walker{
+		lang:    syntax.LangBash,
+		cur:     -1,
 		funcs:   map[string]bool{},
+		arrays:  map[string]bool{},
 		visited: map[syntax.Node]bool{},
 		tainted: map[string]bool{},
 		numeric: map[string]bool{},
@@ -37,8 +47,14 @@ func newWalker() *walker {
 
 // deny records why the line is not read-only; the first reason wins.
 func (w *walker) deny(reason string) {
-	if w.reason == "" && reason != "" {
+	if reason == "" {
+		return
+	}
+	if w.reason == "" {
 		w.reason = reason
+	}
+	if w.cur >= 0 {
+		w.bad[w.cur] = true
 	}
 }
 
@@ -46,32 +62,57 @@ func (w *walker) denyf(format string, args ...any) {
 	w.deny(fmt.Sprintf(format, args...))
 }
 
-// source parses src and walks it. what names the program the code was
-// given to (such as "sh -c"), or is empty for the command line itself.
-// fresh says the code runs in a new shell process, which does not know the
-// functions defined so far.
-func (w *walker) source(src string, lang syntax.LangVariant, what string, fresh bool) bool {
+// hide records that the line may run commands the walk cannot list, and
+// why. The line is not read-only either.
+func (w *walker) hide(reason string) {
+	if reason == "" {
+		return
+	}
+	w.deny(reason)
+	if w.opaque == "" {
+		w.opaque = reason
+	}
+}
+
+func (w *walker) hidef(format string, args ...any) {
+	w.hide(fmt.Sprintf(format, args...))
+}
+
+// source parses src and walks it. langs are the dialects the code may be
+// read in: the first is the one it is walked in, and every other one must
+// read it the same way, or the code is refused. what names the program
+// the code was given to (such as "sh -c"), or is empty for the command
+// line itself. fresh says the code runs in a new shell process, which does
+// not know the functions defined so far.
+func (w *walker) source(src string, langs []syntax.LangVariant, what string, fresh bool) bool {
 	if w.depth >= maxDepth {
-		w.deny("command strings are nested too deeply to check")
+		w.hide("command strings are nested too deeply to check")
 		return false
 	}
-	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
-	if err != nil {
-		if what == "" {
-			w.deny("cannot parse: " + err.Error())
-		} else {
-			w.denyf("cannot parse the code given to %s: %v", what, err)
+	f, reason := parseAgreed(src, langs)
+	if reason != "" {
+		if what != "" {
+			reason = fmt.Sprintf("the code given to %s: %s", what, reason)
 		}
+		w.hide(reason)
 		return false
 	}
-	oldSrc, oldZsh, oldFuncs := w.src, w.zsh, w.funcs
-	w.src, w.zsh = src, lang == syntax.LangZsh
+	if reason := parserGaps(f, src); reason != "" {
+		if what != "" {
+			reason = fmt.Sprintf("the code given to %s %s", what, reason)
+		}
+		w.hide(reason)
+		return false
+	}
+	collectArrays(f, w.arrays)
+	oldSrc, oldLang, oldZsh, oldFuncs := w.src, w.lang, w.zsh, w.funcs
+	w.src, w.lang, w.zsh = src, langs[0], langs[0] == syntax.LangZsh
 	if fresh {
 		w.funcs = map[string]bool{}
 	}
 	w.depth++
 	defer func() {
-		w.src, w.zsh, w.funcs = oldSrc, oldZsh, oldFuncs
+		w.src, w.lang, w.zsh, w.funcs = oldSrc, oldLang, oldZsh, oldFuncs
 		w.depth--
 	}()
 	for _, s := range f.Stmts {
@@ -101,7 +142,7 @@ func (w *walker) checkVisited(f *syntax.File) {
 		case *syntax.Stmt, *syntax.CmdSubst, *syntax.ProcSubst,
 			*syntax.ParamExp, *syntax.ArithmExp, *syntax.Redirect:
 			if !w.visited[n] {
-				w.deny("part of the command could not be examined")
+				w.hide("part of the command could not be examined")
 				return false
 			}
 		}
@@ -110,8 +151,14 @@ func (w *walker) checkVisited(f *syntax.File) {
 }
 
 // finish applies the checks that need the whole line: variables that bash
-// evaluates must only ever have been given numbers.
+// evaluates must only ever have been given numbers. It also gives each
+// command its own verdict.
 func (w *walker) finish() {
+	defer func() {
+		for i := range w.cmds {
+			w.cmds[i].ReadOnly = !w.bad[i]
+		}
+	}()
 	names := make([]string, 0, len(w.evals))
 	for name := range w.evals {
 		names = append(names, name)
@@ -145,10 +192,6 @@ func (w *walker) setVar(name string, numeric bool) {
 	}
 }
 
-func (w *walker) record(words []string, literal bool) {
-	w.cmds = append(w.cmds, Command{Args: words, Literal: literal})
-}
-
 // text returns the source text of n.
 func (w *walker) text(n syntax.Node) string {
 	start, end := int(n.Pos().Offset()), int(n.End().Offset())
@@ -171,6 +214,9 @@ func (w *walker) stmt(s *syntax.Stmt) {
 	w.visited[s] = true
 	if s.Coprocess || s.Disown {
 		w.deny("runs a job in a form that is not checked")
+	}
+	if s.Background {
+		w.deny("starts a background job (&), which would go on running after the command returns")
 	}
 	if s.Cmd != nil {
 		w.command(s.Cmd)
@@ -231,7 +277,7 @@ func (w *walker) command(cmd syntax.Command) {
 		}
 		w.stmt(c.Stmt)
 	default:
-		w.denyf("uses shell syntax that is not checked (%T)", cmd)
+		w.hidef("uses shell syntax that is not checked (%T)", cmd)
 	}
 }
 
@@ -239,9 +285,7 @@ func (w *walker) loop(c *syntax.ForClause) {
 	switch l := c.Loop.(type) {
 	case *syntax.WordIter:
 		name := l.Name.Value
-		if reason := sensitiveVar(name, w.zsh); reason != "" {
-			w.deny(reason)
-		}
+		w.varChange(name, "for "+name, &unknownValue, false)
 		numeric := !c.Select
 		for _, item := range l.Items {
 			w.wordArg(item)
@@ -261,13 +305,15 @@ func (w *walker) loop(c *syntax.ForClause) {
 			}
 		}
 	default:
-		w.deny("uses a loop form that is not checked")
+		w.hide("uses a loop form that is not checked")
 	}
 }
 
 func (w *walker) call(c *syntax.CallExpr) {
+	// Assignments in front of a command reach its environment; on their
+	// own they set shell variables.
 	for _, a := range c.Assigns {
-		w.assign(a)
+		w.assign(a, len(c.Args) > 0)
 	}
 	if len(c.Args) == 0 {
 		return
@@ -292,15 +338,28 @@ func (w *walker) runAs(args []arg, extra []arg, direct bool) {
 	if len(args) == 0 {
 		return
 	}
-	words := make([]string, len(args))
-	literal := len(extra) == 0
-	for i, a := range args {
-		words[i] = a.text
-		literal = literal && a.lit
-	}
-	w.record(words, literal)
+	all := args
 	if len(extra) > 0 {
-		args = append(slices.Clip(args), extra...)
+		all = append(slices.Clip(args), extra...)
 	}
-	w.deny(w.check(args, direct))
+	outer := w.cur
+	w.cur = w.recordArgs(args, all)
+	w.deny(w.check(all, direct))
+	w.cur = outer
+}
+
+// recordArgs records a command and returns its index: shown are its words
+// as written, words are those and the ones it gets at run time.
+func (w *walker) recordArgs(shown, words []arg) int {
+	c := Command{Args: make([]string, len(shown)), Literal: len(words) == len(shown), Words: make([]Word, len(words))}
+	for i, a := range shown {
+		c.Args[i] = a.text
+		c.Literal = c.Literal && a.lit
+	}
+	for i, a := range words {
+		c.Words[i] = a.word()
+	}
+	w.cmds = append(w.cmds, c)
+	w.bad = append(w.bad, false)
+	return len(w.cmds) - 1
 }

@@ -33,6 +33,15 @@ func runtimeArg(text string) arg {
 	return arg{text: text}
 }
 
+// word describes a for matching rules.
+func (a arg) word() Word {
+	maybeOpt := !a.dashSafe
+	if a.lit {
+		maybeOpt = strings.HasPrefix(a.text, "-") || strings.HasPrefix(a.text, "+")
+	}
+	return Word{Text: a.text, Lit: a.lit, Many: !a.lit && !a.single, MaybeOption: maybeOpt}
+}
+
 // isOpt reports whether a is a literal that looks like an option.
 func (a arg) isOpt() bool {
 	return a.lit && len(a.text) > 1 && a.text[0] == '-'
@@ -93,17 +102,30 @@ func (w *walker) describe(word *syntax.Word) arg {
 					val.WriteByte(c)
 					end()
 					continue
+				case c == '=' && i == 0 && j == 0 && w.zsh:
+					// zsh replaces =name with the path of the program.
+					special = true
+					end()
 				}
 				val.WriteByte(c)
 			}
 		case *syntax.SglQuoted:
-			if p.Dollar && strings.Contains(p.Value, `\`) {
+			// $'...' decodes escapes in bash; a POSIX shell such as
+			// dash reads a "$" and a quoted string.
+			if p.Dollar && (strings.Contains(p.Value, `\`) || w.lang == syntax.LangPOSIX) {
 				lit = false
 				end()
 				continue
 			}
 			val.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if p.Dollar {
+				// $"..." is translated through message catalogs,
+				// which can turn it into any text.
+				lit = false
+				end()
+				continue
+			}
 			for _, q := range p.Parts {
 				if l, ok := q.(*syntax.Lit); ok {
 					val.WriteString(unescapeDouble(l.Value))

@@ -2,6 +2,7 @@ package shellclass
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -22,34 +23,66 @@ var envSpec = optSpec{
 }
 
 // envCmd checks env: its assignments and the command it runs. Without a
-// command env prints the environment.
+// command env prints the environment. Clearing or removing variables is an
+// environment change: it can undo what ponder sets, such as
+// GIT_OPTIONAL_LOCKS=0.
 func envCmd(w *walker, prog string, args []arg) string {
 	p, reason := envSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	if p.has("S", "split-string") {
-		return fmt.Sprintf("%q -S splits a string into a command, which is not checked", prog)
+		// -S splits its value into words that come first; it has its
+		// own escapes, so only plain words are followed.
+		var words []arg
+		for _, v := range p.vals("S", "split-string") {
+			split, ok := SplitWords(v.text)
+			if !v.lit || !ok || strings.ContainsAny(v.text, `\$'"`) {
+				w.hidef("%q -S splits %s into a command, which is not checked", prog, v.text)
+				return ""
+			}
+			for _, s := range split {
+				words = append(words, litArg(s))
+			}
+		}
+		p.rest = append(words, p.rest...)
+	}
+	if p.has("i", "ignore-environment") {
+		w.envChange("env -i", fmt.Sprintf("%q -i clears the environment, removing what ponder sets there", prog))
+	}
+	for _, u := range p.vals("u", "unset") {
+		if !u.lit || !validName(u.text) {
+			w.envChange("env -u "+u.text, fmt.Sprintf("%q -u is given %s, which is not a plain variable name", prog, u.text))
+			continue
+		}
+		w.dropVar(u.text, "env -u "+u.text)
 	}
 	rest := p.rest
 	if len(rest) > 0 && rest[0].is("-") {
-		rest = rest[1:] // same as -i
+		w.envChange("env -", fmt.Sprintf("%q - clears the environment, removing what ponder sets there", prog))
+		rest = rest[1:]
 	}
 	for len(rest) > 0 {
 		a := rest[0]
 		name, value, ok := strings.Cut(a.prefix, "=")
 		if !ok {
 			if !a.lit && !a.dashSafe {
-				return fmt.Sprintf("%q is given %s, which could be an assignment or the command", prog, a.text)
+				w.hidef("%q is given %s, which could be an assignment or the command", prog, a.text)
+				return ""
 			}
 			break
 		}
-		if name == "" {
-			return fmt.Sprintf("%q is given %s, which is not a valid assignment", prog, a.text)
+		if !validName(name) {
+			w.envChange(a.text, fmt.Sprintf("%q is given %s, which is not a plain assignment", prog, a.text))
+			rest = rest[1:]
+			continue
 		}
-		if reason := assignReason(name, value, a.lit, false); reason != "" {
-			return reason
+		v := unknownValue
+		if a.lit {
+			v = litArg(value)
 		}
+		w.varChange(name, a.text, &v, true)
 		w.setVar(name, a.lit && numericText(value))
 		rest = rest[1:]
 	}
@@ -72,7 +105,8 @@ var timeoutSpec = optSpec{
 func timeoutCmd(w *walker, prog string, args []arg) string {
 	p, reason := timeoutSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	if len(p.rest) < 2 {
 		return ""
@@ -94,7 +128,8 @@ func niceCmd(w *walker, prog string, args []arg) string {
 	}
 	p, reason := niceSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	w.run(p.rest, nil)
 	return ""
@@ -112,7 +147,8 @@ var stdbufSpec = optSpec{
 func stdbufCmd(w *walker, prog string, args []arg) string {
 	p, reason := stdbufSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	w.run(p.rest, nil)
 	return ""
@@ -132,7 +168,8 @@ var ioniceSpec = optSpec{
 func ioniceCmd(w *walker, prog string, args []arg) string {
 	p, reason := ioniceSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	if p.has("p", "P", "u", "pid", "pgid", "uid") {
 		return fmt.Sprintf("%q changes the I/O priority of other processes", prog)
@@ -158,10 +195,13 @@ var xargsSpec = optSpec{
 func xargsCmd(w *walker, prog string, args []arg) string {
 	p, reason := xargsSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	if p.has("process-slot-var") {
-		return fmt.Sprintf("%q --process-slot-var sets a variable in the command's environment", prog)
+		for _, v := range p.vals("process-slot-var") {
+			w.envChange("xargs --process-slot-var="+v.text, fmt.Sprintf("%q --process-slot-var sets the variable %s in the command's environment", prog, v.text))
+		}
 	}
 	replace := ""
 	for _, o := range p.opts {
@@ -170,7 +210,8 @@ func xargsCmd(w *walker, prog string, args []arg) string {
 			replace = "{}"
 			if o.hasVal {
 				if !o.val.lit {
-					return fmt.Sprintf("%q is given the replacement string %s, which is only known at run time", prog, o.val.text)
+					w.hidef("%q is given the replacement string %s, which is only known at run time", prog, o.val.text)
+					return ""
 				}
 				replace = o.val.text
 			}
@@ -196,54 +237,201 @@ func xargsCmd(w *walker, prog string, args []arg) string {
 	return ""
 }
 
-// refusedWrappers say why a program that runs another one is refused.
-var refusedWrappers = map[string]string{
-	"nohup":    "writes the command's output to nohup.out",
-	"sudo":     "runs a command as another user",
-	"doas":     "runs a command as another user",
-	"su":       "runs commands as another user",
-	"runuser":  "runs a command as another user",
-	"watch":    "runs a command repeatedly",
-	"setsid":   "starts a detached process",
-	"chroot":   "runs a command in another root directory",
-	"unshare":  "runs a command in new namespaces",
-	"nsenter":  "runs a command in other namespaces",
-	"flock":    "creates lock files",
-	"strace":   "can write trace files",
-	"ltrace":   "can write trace files",
-	"unbuffer": "runs a command in a terminal that is not checked",
-	"script":   "writes a typescript file",
+// wrapper describes a program that runs another command, for finding that
+// command: the options it takes before it, the operands it takes before it
+// (such as a CPU mask or a lock file), and how it runs it.
+type wrapper struct {
+	why  string  // why the wrapper itself is not read-only
+	spec optSpec // its options; parsing stops at the first operand
+	skip int     // operands before the command
+	// code names the option whose value is shell code (su -c, flock -c).
+	code string
+	// joined says the command's words are joined with spaces and run by
+	// a shell (watch, ssh).
+	joined bool
+	// noCommand names options after which there is no command (chrt -p,
+	// taskset -p).
+	noCommand []string
 }
 
-// wrapperValues are, per refused wrapper, the short options that take a
-// value; they are used to find the command it runs so that it is listed.
-var wrapperValues = map[string]string{
-	"sudo": "CDghpRrTtUu", "doas": "Cu", "setsid": "", "nohup": "",
+// wrappers are the programs that run a command they are given and are not
+// read-only themselves. Their command is found and listed so that rules
+// see it.
+var wrappers = map[string]wrapper{
+	"nohup":            {why: "writes the command's output to nohup.out"},
+	"setsid":           {why: "starts a detached process", spec: optSpec{flags: "cfw", long: map[string]optKind{"ctty": noValue, "fork": noValue, "wait": noValue}}},
+	"sudo":             {why: "runs a command as another user", spec: optSpec{flags: "AbEeHiKkLlnPSsVv", values: "CDghpRrTtUu", long: map[string]optKind{"user": needsValue, "group": needsValue, "preserve-env": mayValue, "login": noValue, "shell": noValue, "non-interactive": noValue, "chdir": needsValue, "set-home": noValue, "stdin": noValue, "prompt": needsValue, "close-from": needsValue, "other-user": needsValue, "host": needsValue, "role": needsValue, "type": needsValue, "command-timeout": needsValue, "background": noValue, "askpass": noValue, "edit": noValue, "reset-timestamp": noValue, "remove-timestamp": noValue, "validate": noValue, "list": noValue, "version": noValue, "help": noValue}}},
+	"doas":             {why: "runs a command as another user", spec: optSpec{flags: "Lns", values: "Cu"}},
+	"pkexec":           {why: "runs a command as another user", spec: optSpec{long: map[string]optKind{"user": needsValue, "disable-internal-agent": noValue, "keep-cwd": noValue}}},
+	"su":               {why: "runs commands as another user", spec: optSpec{flags: "flmpP", values: "gGsw", long: map[string]optKind{"login": noValue, "preserve-environment": noValue, "group": needsValue, "supp-group": needsValue, "shell": needsValue, "pty": noValue, "whitelist-environment": needsValue, "command": needsValue, "session-command": needsValue}}, code: "c", skip: 1},
+	"runuser":          {why: "runs a command as another user", spec: optSpec{flags: "flmpP", values: "gGsuw", long: map[string]optKind{"user": needsValue, "login": noValue, "preserve-environment": noValue, "group": needsValue, "supp-group": needsValue, "shell": needsValue, "pty": noValue, "command": needsValue, "session-command": needsValue}}, code: "c"},
+	"watch":            {why: "runs a command repeatedly", spec: optSpec{flags: "bcCeEgprtwx", values: "dnq", optional: "d", long: map[string]optKind{"beep": noValue, "color": noValue, "no-color": noValue, "differences": mayValue, "errexit": noValue, "chgexit": noValue, "equexit": needsValue, "interval": needsValue, "precise": noValue, "no-rerun": noValue, "no-title": noValue, "no-wrap": noValue, "exec": noValue, "shotsdir": needsValue}}, joined: true},
+	"chroot":           {why: "runs a command in another root directory", spec: optSpec{long: map[string]optKind{"groups": needsValue, "userspec": needsValue, "skip-chdir": noValue}}, skip: 1},
+	"unshare":          {why: "runs a command in new namespaces", spec: optSpec{flags: "ciUmnpruCfT", optional: "ciUmnpruCT", values: "SG", long: map[string]optKind{"mount": mayValue, "uts": mayValue, "ipc": mayValue, "net": mayValue, "pid": mayValue, "user": mayValue, "cgroup": mayValue, "time": mayValue, "fork": noValue, "map-root-user": noValue, "map-current-user": noValue, "kill-child": mayValue, "mount-proc": mayValue, "propagation": needsValue, "setgroups": needsValue, "root": needsValue, "wd": needsValue, "setuid": needsValue, "setgid": needsValue}}},
+	"nsenter":          {why: "runs a command in other namespaces", spec: optSpec{flags: "aFmuinpUCTrwZ", optional: "mutinpUCTrw", values: "tSG", long: map[string]optKind{"all": noValue, "target": needsValue, "mount": mayValue, "uts": mayValue, "ipc": mayValue, "net": mayValue, "pid": mayValue, "user": mayValue, "cgroup": mayValue, "time": mayValue, "setuid": needsValue, "setgid": needsValue, "preserve-credentials": noValue, "root": mayValue, "wd": mayValue, "no-fork": noValue}}},
+	"flock":            {why: "creates lock files", spec: optSpec{flags: "sxnouFeh", values: "wEc", long: map[string]optKind{"shared": noValue, "exclusive": noValue, "nonblock": noValue, "nb": noValue, "close": noValue, "unlock": noValue, "no-fork": noValue, "timeout": needsValue, "wait": needsValue, "conflict-exit-code": needsValue, "verbose": noValue, "command": needsValue}}, code: "c", skip: 1},
+	"strace":           {why: "can write trace files", spec: optSpec{flags: "cCdDfFhiqrtTvVwxyYzZk", values: "abeEIoOpPsSuUX", long: map[string]optKind{"output": needsValue, "trace": needsValue, "summary-only": noValue, "follow-forks": noValue, "attach": needsValue, "user": needsValue, "env": needsValue, "string-limit": needsValue, "signal": needsValue, "status": needsValue, "quiet": mayValue, "decode-fds": mayValue}}},
+	"ltrace":           {why: "can write trace files", spec: optSpec{flags: "bcCfhiLrStTV", values: "aAeDEFlnopsuwx", long: map[string]optKind{"output": needsValue, "library": needsValue, "demangle": noValue, "indent": needsValue}}},
+	"unbuffer":         {why: "runs a command in a terminal that is not checked", spec: optSpec{flags: "p"}},
+	"script":           {why: "writes a typescript file", spec: optSpec{flags: "aefqT", values: "cEIOBmt", optional: "t", long: map[string]optKind{"append": noValue, "command": needsValue, "echo": needsValue, "return": noValue, "flush": noValue, "force": noValue, "quiet": noValue, "log-in": needsValue, "log-out": needsValue, "log-io": needsValue, "log-timing": needsValue, "logging-format": needsValue, "output-limit": needsValue, "timing": mayValue}}, code: "c", skip: -1},
+	"chrt":             {why: "changes scheduling", spec: optSpec{flags: "abdefimoprRv", values: "TPD", long: map[string]optKind{"all-tasks": noValue, "batch": noValue, "deadline": noValue, "fifo": noValue, "idle": noValue, "max": noValue, "other": noValue, "pid": noValue, "rr": noValue, "reset-on-fork": noValue, "verbose": noValue, "sched-runtime": needsValue, "sched-period": needsValue, "sched-deadline": needsValue}}, skip: 1, noCommand: []string{"p", "pid", "m", "max"}},
+	"taskset":          {why: "changes CPU affinity", spec: optSpec{flags: "acp", long: map[string]optKind{"all-tasks": noValue, "cpu-list": noValue, "pid": noValue}}, skip: 1, noCommand: []string{"p", "pid"}},
+	"prlimit":          {why: "changes resource limits", spec: optSpec{flags: "ovr", values: "p", optional: "ABCDEFILMNQRSTYbcdefilmnqrstuvy", long: map[string]optKind{"pid": needsValue, "output": needsValue, "noheadings": noValue, "raw": noValue, "verbose": noValue, "core": mayValue, "nofile": mayValue}}, noCommand: []string{"p", "pid"}},
+	"numactl":          {why: "changes memory placement", spec: optSpec{flags: "alsH", values: "iNmCPpwc", long: map[string]optKind{"interleave": needsValue, "cpunodebind": needsValue, "membind": needsValue, "physcpubind": needsValue, "preferred": needsValue, "localalloc": noValue, "hardware": noValue, "show": noValue}}},
+	"sg":               {why: "runs a command as another group", code: "-", skip: 1},
+	"busybox":          {why: "runs its own versions of programs"},
+	"toybox":           {why: "runs its own versions of programs"},
+	"catchsegv":        {why: "runs a command"},
+	"eatmydata":        {why: "runs a command with writes made unsafe"},
+	"fakeroot":         {why: "runs a command as a fake root", spec: optSpec{values: "lsi", long: map[string]optKind{"lib": needsValue, "faked": needsValue, "unknown-is-real": noValue}}},
+	"faketime":         {why: "runs a command at a fake time", spec: optSpec{flags: "fm", values: "p"}, skip: 1},
+	"torsocks":         {why: "runs a command through a proxy", spec: optSpec{flags: "diq", values: "uaPp", long: map[string]optKind{"user": needsValue, "pass": needsValue, "address": needsValue, "port": needsValue, "isolate": noValue, "quiet": noValue, "debug": noValue}}},
+	"proxychains":      {why: "runs a command through a proxy", spec: optSpec{flags: "q", values: "f"}},
+	"proxychains4":     {why: "runs a command through a proxy", spec: optSpec{flags: "q", values: "f"}},
+	"dbus-run-session": {why: "starts a message bus", spec: optSpec{long: map[string]optKind{"config-file": needsValue, "dbus-daemon": needsValue}}},
+	"xvfb-run":         {why: "starts a display server", spec: optSpec{flags: "as", values: "efnpw", optional: "", long: map[string]optKind{"auto-servernum": noValue, "error-file": needsValue, "server-num": needsValue, "server-args": needsValue}}},
+	"systemd-run":      {why: "starts a service", spec: optSpec{flags: "qtGSr", values: "Mpuh", long: map[string]optKind{"user": noValue, "system": noValue, "scope": noValue, "unit": needsValue, "property": needsValue, "wait": noValue, "pipe": noValue, "pty": noValue, "quiet": noValue, "collect": noValue, "same-dir": noValue, "working-directory": needsValue, "setenv": needsValue, "uid": needsValue, "gid": needsValue, "nice": needsValue, "description": needsValue}}},
+	"chronic":          {why: "runs a command", spec: optSpec{flags: "ev"}},
+	"ssh":              {why: "runs commands on another machine", spec: optSpec{flags: "46AaCfGgKkMNnqsTtVvXxYy", values: "BbcDEeFIiJLlmOoPpQRSWw"}, skip: 1, joined: true},
+	"parallel":         {why: "runs commands in parallel", joined: true},
+	"caffeinate":       {why: "runs a command", spec: optSpec{flags: "dimsu", values: "tw"}},
 }
 
-// refusedWrapperCmd refuses the wrapper but still lists the command it
-// runs, so that deny rules can see it.
-func refusedWrapperCmd(w *walker, prog string, args []arg) string {
-	w.denyf("%q %s", prog, refusedWrappers[prog])
-	values, ok := wrapperValues[prog]
-	if !ok {
-		return ""
-	}
-	i := 0
-	for i < len(args) && args[i].isOpt() {
-		t := args[i].text
-		i++
-		if t == "--" {
-			break
+// wrapperCmd refuses a wrapper but finds the command it runs, so that it
+// is listed for rules. When the command cannot be found, the line is
+// opaque.
+func wrapperCmd(w *walker, prog string, args []arg) string {
+	wr := wrappers[prog]
+	why := fmt.Sprintf("%q %s", prog, wr.why)
+	w.deny(why)
+	if wr.code != "" && wr.code != "-" {
+		// The code option may come anywhere (GNU getopt permutes).
+		if code, found := codeOption(args, wr.code); found {
+			w.shellCode(code, []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}, prog+" -"+wr.code)
+			return why
 		}
-		if !strings.HasPrefix(t, "--") && strings.IndexByte(values, t[len(t)-1]) >= 0 {
-			i++
+		if prog == "su" || prog == "script" || prog == "runuser" && !hasUserOption(args) {
+			w.hidef("%s; without -%s it starts a shell", why, wr.code)
+			return why
 		}
 	}
-	if i < len(args) {
-		w.run(args[i:], nil)
+	spec := wr.spec
+	spec.stop = true
+	p, reason := spec.parse(prog, args)
+	if reason != "" {
+		w.hide(why + "; " + reason)
+		return why
 	}
-	return ""
+	if p.has(wr.noCommand...) {
+		return why
+	}
+	rest := p.rest
+	skip := wr.skip
+	for skip > 0 && len(rest) > 0 {
+		if unsure(prog, rest[0]) != "" || !rest[0].single {
+			w.hidef("%s; its operand %s could be anything", why, rest[0].text)
+			return why
+		}
+		rest, skip = rest[1:], skip-1
+	}
+	if len(rest) == 0 {
+		if prog == "sudo" && p.has("s", "i", "shell", "login") || prog == "doas" && p.has("s") {
+			w.hidef("%s; it starts a shell", why)
+		}
+		return why
+	}
+	if wr.code == "-" {
+		// sg group "command": the command is code for a shell.
+		w.shellCode(rest[0], []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}, prog)
+		return why
+	}
+	if prog == "parallel" {
+		if i := slices.IndexFunc(rest, func(a arg) bool { return a.is(":::") || a.is("::::") }); i >= 0 {
+			rest = rest[:i]
+		}
+		if len(rest) == 0 {
+			w.hidef("%s; the commands come from its input", why)
+			return why
+		}
+	}
+	if wr.joined || prog == "sudo" && p.has("s", "i", "shell", "login") {
+		if prog == "watch" && p.has("x", "exec") {
+			w.run(rest, nil)
+			return why
+		}
+		words := make([]string, len(rest))
+		for i, a := range rest {
+			if !a.lit {
+				w.hidef("%s; its command %s is only known at run time", why, a.text)
+				return why
+			}
+			words[i] = a.text
+		}
+		w.shellCode(litArg(strings.Join(words, " ")), []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}, prog)
+		return why
+	}
+	w.run(rest, nil)
+	return why
+}
+
+// hasUserOption reports whether runuser is given -u, with which it runs a
+// command directly.
+func hasUserOption(args []arg) bool {
+	for _, a := range args {
+		if a.is("--") {
+			return false
+		}
+		if strings.ContainsRune(shortCluster(a), 'u') || a.lit && strings.HasPrefix(a.text, "--user") {
+			return true
+		}
+	}
+	return false
+}
+
+// codeOption finds the value of the option -letter (or --command,
+// --session-command) anywhere in args.
+func codeOption(args []arg, letter string) (arg, bool) {
+	for i, a := range args {
+		if !a.lit {
+			continue
+		}
+		switch {
+		case a.text == "-"+letter || a.text == "--command" || a.text == "--session-command":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return litArg(""), true
+		case strings.HasPrefix(a.text, "--command="), strings.HasPrefix(a.text, "--session-command="):
+			_, v, _ := strings.Cut(a.text, "=")
+			return litArg(v), true
+		case len(a.text) > 2 && a.text[0] == '-' && a.text[1] != '-' && strings.Contains(a.text[1:], letter):
+			// A cluster such as -lc: the value is the rest of the word
+			// or the next word.
+			k := strings.Index(a.text, letter)
+			if k+1 < len(a.text) {
+				return litArg(a.text[k+1:]), true
+			}
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return litArg(""), true
+		}
+	}
+	return arg{}, false
+}
+
+// shellCode walks code that a program gives to a shell. The code must read
+// the same in every dialect of langs; code only known at run time makes
+// the line opaque.
+func (w *walker) shellCode(code arg, langs []syntax.LangVariant, what string) {
+	if !code.lit {
+		w.hidef("%s runs the command string %s, which is only known at run time", what, code.text)
+		return
+	}
+	if strings.TrimSpace(code.text) == "" {
+		return
+	}
+	w.source(code.text, langs, what, true)
 }
 
 var timeSpec = optSpec{
@@ -259,7 +447,8 @@ var timeSpec = optSpec{
 func timeCmd(w *walker, prog string, args []arg) string {
 	p, reason := timeSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	if p.has("o", "output") {
 		return fmt.Sprintf("%q -o writes a file", prog)
@@ -270,7 +459,7 @@ func timeCmd(w *walker, prog string, args []arg) string {
 
 // shellLetters are the single-letter shell options that are allowed; they
 // only change error handling, tracing and globbing.
-const shellLetters = "ceuxvfnCaBhP"
+const shellLetters = "ceuxvfnCBhP"
 
 // shellOptionNames are the names allowed after -o.
 var shellOptionNames = map[string]bool{
@@ -287,10 +476,23 @@ var shoptNames = map[string]bool{
 
 // shellCmd checks sh, bash, dash and zsh: with -c the command string is
 // parsed and checked like the line itself; anything else runs a script or
-// reads commands from input.
+// reads commands from input, which cannot be seen.
+//
+// The code is read in every dialect that could run it, and they must
+// agree: sh is dash on some systems and bash on others, so its code must
+// read the same as POSIX and as bash; zsh code must read the same as bash,
+// whose rules the walk applies.
 func shellCmd(w *walker, prog string, args []arg) string {
 	if len(args) == 1 && args[0].is("--version") && prog != "dash" && prog != "sh" {
 		return ""
+	}
+	// An option that is not checked makes the line opaque, but the code
+	// is still walked so that rules see its commands.
+	problem := ""
+	note := func(format string, args ...any) {
+		if problem == "" {
+			problem = fmt.Sprintf(format, args...)
+		}
 	}
 	withC := false
 	i := 0
@@ -307,7 +509,8 @@ loop:
 			continue
 		case len(a.text) < 2 || (a.text[0] != '-' && a.text[0] != '+') || strings.HasPrefix(a.text, "--"):
 			if strings.HasPrefix(a.text, "--") {
-				return fmt.Sprintf("%q option %s is not checked", prog, a.text)
+				note("%q option %s is not checked", prog, a.text)
+				continue
 			}
 			break loop
 		}
@@ -318,41 +521,41 @@ loop:
 			case c == 'o' || c == 'O':
 				i++
 				if i >= len(args) || !args[i].lit {
-					return fmt.Sprintf("%q option -%c needs a plain value", prog, c)
+					note("%q option -%c needs a plain value", prog, c)
+					continue
 				}
 				allowed := shellOptionNames
 				if c == 'O' {
 					allowed = shoptNames
 				}
 				if !allowed[args[i].text] {
-					return fmt.Sprintf("%q option -%c %s is not checked", prog, c, args[i].text)
+					note("%q option -%c %s is not checked", prog, c, args[i].text)
 				}
 			case strings.ContainsRune(shellLetters, c):
 			default:
-				return fmt.Sprintf("%q option -%c is not checked", prog, c)
+				note("%q option -%c is not checked", prog, c)
 			}
 		}
 	}
 	if !withC {
 		if i < len(args) {
-			return fmt.Sprintf("%q runs the script %s", prog, args[i].text)
+			w.hidef("%q runs the script %s, whose commands cannot be checked", prog, args[i].text)
+			return ""
 		}
-		return fmt.Sprintf("%q runs commands from its input", prog)
+		w.hidef("%q runs commands from its input, which cannot be checked", prog)
+		return ""
 	}
 	if i >= len(args) {
 		return fmt.Sprintf("%q -c is missing its command string", prog)
 	}
-	code := args[i]
-	if !code.lit {
-		return fmt.Sprintf("%q runs the command string %s, which is only known at run time", prog, code.text)
-	}
-	lang := syntax.LangBash
+	langs := []syntax.LangVariant{syntax.LangBash}
 	switch prog {
-	case "dash":
-		lang = syntax.LangPOSIX
+	case "sh", "dash":
+		langs = []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
 	case "zsh":
-		lang = syntax.LangZsh
+		langs = []syntax.LangVariant{syntax.LangZsh, syntax.LangBash}
 	}
-	w.source(code.text, lang, prog+" -c", true)
+	w.shellCode(args[i], langs, prog+" -c")
+	w.hide(problem)
 	return ""
 }
