@@ -18,7 +18,20 @@ type Rule struct {
 	Specifier string
 	// Text is the rule as written.
 	Text string
+	// Source and File say where the rule was written.
+	Source Source
+	File   string
+	// paths is a Read or Edit specifier compiled against the project root
+	// and home directory, once as written and once more with symlinks in
+	// its base directory resolved; nil for other rules and until an
+	// engine compiles it.
+	paths []*pathPattern
+	// url is a WebFetch specifier, parsed.
+	url *urlSpec
 }
+
+// origin names where the rule was written, for messages.
+func (r Rule) origin() string { return where(r.Source, r.File) }
 
 // ParseRule parses the text of one rule.
 func ParseRule(text string) (Rule, error) {
@@ -40,7 +53,29 @@ func ParseRule(text string) (Rule, error) {
 	if spec == "" {
 		return Rule{}, fmt.Errorf("permission rule %q: the specifier in parentheses is empty", text)
 	}
-	return Rule{Tool: strings.TrimSpace(s[:open]), Specifier: spec, Text: s}, nil
+	r := Rule{Tool: strings.TrimSpace(s[:open]), Specifier: spec, Text: s}
+	if strings.ContainsAny(r.Tool, "() ") {
+		return Rule{}, fmt.Errorf("permission rule %q: want Tool or Tool(specifier)", text)
+	}
+	if err := checkSpecifier(r); err != nil {
+		return Rule{}, fmt.Errorf("permission rule %q: %v", text, err)
+	}
+	return r, nil
+}
+
+// checkSpecifier rejects specifiers that could never match what their
+// tool does, so that a rule meant to protect something cannot silently
+// protect nothing.
+func checkSpecifier(r Rule) error {
+	switch ruleKind(r.Tool) {
+	case KindRead, KindWrite:
+		_, err := compilePath(r.Specifier, "/", "/")
+		return err
+	case KindNetwork:
+		_, err := parseURLSpec(r.Specifier)
+		return err
+	}
+	return nil
 }
 
 // ParseRules parses a list of rules; the error names the first bad one.
@@ -113,6 +148,7 @@ type matcher struct {
 type items struct {
 	paths []string
 	cmds  []shellclass.Command
+	hints pathHints
 }
 
 // list returns the strings rules compare with, and whether the access is
@@ -144,10 +180,10 @@ func applies(r Rule, a Access) bool {
 }
 
 // matchItem reports whether r's specifier matches one part of a.
-func (m matcher) matchItem(r Rule, a Access, item string) bool {
+func (m matcher) matchItem(r Rule, a Access, item string, hints pathHints) bool {
 	switch a.Kind {
 	case KindRead, KindWrite:
-		return m.pathMatches(r.Specifier, item)
+		return m.pathMatches(r, item, hints)
 	case KindExec:
 		return commandMatches(r.Specifier, item)
 	}
@@ -158,6 +194,9 @@ func (m matcher) matchItem(r Rule, a Access, item string) bool {
 // parts (a URL, an agent type, another tool's target).
 func (m matcher) matchWhole(r Rule, a Access) bool {
 	if a.Kind == KindNetwork {
+		if r.url != nil {
+			return r.url.matches(a.Target)
+		}
 		return networkMatches(r.Specifier, a.Target)
 	}
 	return r.Specifier == a.Target
@@ -182,7 +221,7 @@ func (m matcher) anyCovers(rules []Rule, a Access, it items) (Rule, bool) {
 			continue
 		}
 		for _, p := range parts {
-			if m.matchItem(r, a, p) {
+			if m.matchItem(r, a, p, it.hints) {
 				return r, true
 			}
 		}
@@ -202,7 +241,7 @@ func (m matcher) allCovered(rules []Rule, a Access, it items) (Rule, bool) {
 	for i, p := range parts {
 		found := false
 		for _, r := range rules {
-			if applies(r, a) && (r.Specifier == "" || m.matchItem(r, a, p)) {
+			if applies(r, a) && (r.Specifier == "" || m.matchItem(r, a, p, it.hints)) {
 				if i == 0 {
 					first = r
 				}

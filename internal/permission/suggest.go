@@ -2,6 +2,7 @@ package permission
 
 import (
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -28,14 +29,19 @@ func (e *Engine) Suggest(a Access) string {
 		if len(a.Paths) == 0 {
 			return ""
 		}
-		dir := filepath.Dir(a.Paths[0])
-		if rel, err := filepath.Rel(e.match.root, dir); err == nil && !strings.HasPrefix(rel, "..") {
-			if rel == "." {
-				return "Edit(**)"
-			}
-			return "Edit(" + filepath.ToSlash(rel) + "/**)"
+		p := a.Paths[0]
+		rel, err := filepath.Rel(e.match.root, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "Edit(//" + escapeGlob(strings.TrimPrefix(filepath.ToSlash(filepath.Dir(p)), "/")) + "/**)"
 		}
-		return "Edit(" + filepath.ToSlash(dir) + "/**)"
+		rel = filepath.ToSlash(rel)
+		dir := path.Dir(rel)
+		// A file that decides what runs, or one at the top of the project
+		// (whose directory is the whole project), gets a rule for itself.
+		if name, _ := protectedRel(rel); name != "" || dir == "." {
+			return "Edit(/" + escapeGlob(rel) + ")"
+		}
+		return "Edit(" + escapeGlob(dir) + "/**)"
 	case KindNetwork:
 		if u, err := url.Parse(a.Target); err == nil && u.Hostname() != "" {
 			return "WebFetch(domain:" + u.Hostname() + ")"
@@ -45,4 +51,16 @@ func (e *Engine) Suggest(a Access) string {
 		return a.Tool
 	}
 	return ""
+}
+
+// escapeGlob quotes the characters a path pattern treats specially.
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
