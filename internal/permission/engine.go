@@ -116,8 +116,7 @@ func (e *Engine) parse(text string, src Source, file string) (Rule, error) {
 	if err != nil {
 		return Rule{}, err
 	}
-	r.Source, r.File = src, file
-	if err := e.match.compile(&r); err != nil {
+	if err := e.match.compile(&r, src, file); err != nil {
 		return Rule{}, fmt.Errorf("permission rule %q: %v", r.Text, err)
 	}
 	return r, nil

@@ -71,3 +71,35 @@ func TestReadFilterAgreesWithDecide(t *testing.T) {
 		}
 	}
 }
+
+// A walk whose root the user approved (an ask rule covers it) shows what
+// that rule covers below it; a deny rule still hides its files.
+func TestApprovedRootExtendsBelowIt(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"secrets/a.txt", "secrets/b/c.txt", "secrets/key.pem"} {
+		p := filepath.Join(root, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	e, _ := NewEngine(Rules{Ask: []string{"Read(secrets/**)"}, Deny: []string{"Read(*.pem)"}}, root, "/h")
+	c := Context{Mode: ModeDefault}
+	dir := filepath.Join(root, "secrets")
+	if d := e.Decide(c, Access{Tool: "Grep", Kind: KindRead, Paths: []string{dir}}); d.Behavior != Ask {
+		t.Fatalf("the root should ask: %s", d.Behavior)
+	}
+	f := e.ReadFilter(c, "Grep", dir)
+	for name, want := range map[string]Behavior{"a.txt": Allow, "b": Allow, "b/c.txt": Allow, "key.pem": Deny} {
+		typ := fs.FileMode(0)
+		if name == "b" {
+			typ = fs.ModeDir
+		}
+		if got := f.Check(filepath.Join(dir, name), typ).Behavior; got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	// From the project root, nobody approved secrets/: it stays hidden.
+	f = e.ReadFilter(c, "Grep", root)
+	if got := f.Check(dir, fs.ModeDir).Behavior; got != Ask {
+		t.Errorf("secrets/ from the root: %s", got)
+	}
+}

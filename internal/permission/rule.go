@@ -18,20 +18,31 @@ type Rule struct {
 	Specifier string
 	// Text is the rule as written.
 	Text string
-	// Source and File say where the rule was written.
-	Source Source
-	File   string
+	// c is what an engine made of the rule; nil until then. (A pointer
+	// keeps Rule small, as rules are passed by value while matching.)
+	c *compiled
+}
+
+// compiled is a rule as an engine holds it.
+type compiled struct {
+	// source and file say where the rule was written.
+	source Source
+	file   string
 	// paths is a Read or Edit specifier compiled against the project root
 	// and home directory, once as written and once more with symlinks in
-	// its base directory resolved; nil for other rules and until an
-	// engine compiles it.
+	// its base directory resolved.
 	paths []*pathPattern
 	// url is a WebFetch specifier, parsed.
 	url *urlSpec
 }
 
 // origin names where the rule was written, for messages.
-func (r Rule) origin() string { return where(r.Source, r.File) }
+func (r Rule) origin() string {
+	if r.c == nil {
+		return SourceSession.String()
+	}
+	return where(r.c.source, r.c.file)
+}
 
 // ParseRule parses the text of one rule.
 func ParseRule(text string) (Rule, error) {
@@ -194,8 +205,8 @@ func (m matcher) matchItem(r Rule, a Access, item string, hints pathHints) bool 
 // parts (a URL, an agent type, another tool's target).
 func (m matcher) matchWhole(r Rule, a Access) bool {
 	if a.Kind == KindNetwork {
-		if r.url != nil {
-			return r.url.matches(a.Target)
+		if r.c != nil && r.c.url != nil {
+			return r.c.url.matches(a.Target)
 		}
 		return networkMatches(r.Specifier, a.Target)
 	}

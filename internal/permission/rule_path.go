@@ -42,6 +42,14 @@ type pathPattern struct {
 	// starStar says the glob is "**" alone: base itself matches too.
 	starStar bool
 	dirOnly  bool
+	// basename says the glob has no slash and matches one path element
+	// at any depth.
+	basename bool
+	// pre and post are literal text the subject (the path element for a
+	// basename glob, the relative path otherwise) must start and end
+	// with; checked before the glob runs, they turn most paths away at
+	// the cost of a string comparison.
+	pre, post string
 }
 
 // foldCase says whether the file system ignores letter case, so that
@@ -110,6 +118,19 @@ func compilePath(spec, root, home string) (*pathPattern, error) {
 
 // setGlob parses the glob part; a leading '/' anchors it at base.
 func (p *pathPattern) setGlob(text string) error {
+	// "**/name" matches name at any depth below base, which is what a
+	// pattern without a slash does, and faster.
+	if rest, ok := strings.CutPrefix(text, "/**/"); ok && rest != "" && !strings.Contains(rest, "/") && rest != "**" {
+		text = rest
+	}
+	p.basename = !strings.HasPrefix(text, "/")
+	body := strings.TrimPrefix(text, "/")
+	if i := strings.IndexAny(body, `*?[\`); i >= 0 {
+		p.pre = body[:i]
+		if j := strings.LastIndexAny(body, `*?[]\`); j >= 0 && !strings.Contains(body[j+1:], "/") {
+			p.post = body[j+1:]
+		}
+	}
 	line := text
 	if strings.HasPrefix(line, "#") {
 		line = `\` + line // not a comment here
@@ -205,12 +226,24 @@ func (pp *pathPattern) match(p string, isDir func() bool, leafOnly bool) bool {
 	}
 	if !leafOnly {
 		for i := 0; i < len(rel); i++ {
-			if rel[i] == '/' && pp.glob.Match(rel[:i], true) {
+			if rel[i] == '/' && pp.globMatch(rel[:i], true) {
 				return true
 			}
 		}
 	}
-	return pp.glob.Match(rel, pp.dirOnly && isDir())
+	return pp.globMatch(rel, pp.dirOnly && isDir())
+}
+
+// globMatch runs the glob on rel after the cheap literal checks.
+func (pp *pathPattern) globMatch(rel string, isDir bool) bool {
+	subject := rel
+	if pp.basename {
+		subject = rel[strings.LastIndexByte(rel, '/')+1:]
+	}
+	if !strings.HasPrefix(subject, pp.pre) || !strings.HasSuffix(subject, pp.post) {
+		return false
+	}
+	return pp.glob.Match(rel, isDir)
 }
 
 // statDir reports whether p is a directory; it is only asked for
@@ -224,7 +257,8 @@ func statDir(p string) func() bool {
 
 // compile prepares a rule's specifier for matching: path patterns against
 // the root and home directory, URL specifiers parsed.
-func (m matcher) compile(r *Rule) error {
+func (m matcher) compile(r *Rule, src Source, file string) error {
+	r.c = &compiled{source: src, file: file}
 	if r.Specifier == "" {
 		return nil
 	}
@@ -234,7 +268,7 @@ func (m matcher) compile(r *Rule) error {
 		if err != nil {
 			return err
 		}
-		r.paths = []*pathPattern{p}
+		r.c.paths = []*pathPattern{p}
 		// A file reached through its resolved path must meet the rule
 		// too, so the base directory is also compared resolved.
 		if c := filepath.ToSlash(Canonical(filepath.FromSlash(p.base))); c != p.base {
@@ -243,21 +277,21 @@ func (m matcher) compile(r *Rule) error {
 			}
 			q := *p
 			q.base = c
-			r.paths = append(r.paths, &q)
+			r.c.paths = append(r.c.paths, &q)
 		}
 	case KindNetwork:
 		u, err := parseURLSpec(r.Specifier)
 		if err != nil {
 			return err
 		}
-		r.url = u
+		r.c.url = u
 	}
 	return nil
 }
 
 // pathMatches reports whether a Read or Edit rule covers path p.
 func (m matcher) pathMatches(r Rule, p string, h pathHints) bool {
-	if r.paths == nil {
+	if r.c == nil || r.c.paths == nil {
 		// A rule that was never compiled matches nothing it could get
 		// wrong; engines compile every rule they hold.
 		return false
@@ -266,7 +300,7 @@ func (m matcher) pathMatches(r Rule, p string, h pathHints) bool {
 	if isDir == nil {
 		isDir = statDir(p)
 	}
-	for _, pp := range r.paths {
+	for _, pp := range r.c.paths {
 		if pp.match(p, isDir, h.leafOnly) {
 			return true
 		}

@@ -39,6 +39,9 @@ const procRoot = "/proc"
 
 // procSecret says why p exposes a process's secrets, or returns "".
 func procSecret(p string) string {
+	if !strings.Contains(p, "proc") {
+		return ""
+	}
 	p = filepath.ToSlash(filepath.Clean(p))
 	rest, ok := strings.CutPrefix(p, procRoot+"/")
 	if !ok {
