@@ -19,6 +19,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/headless"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/shellenv"
 	"github.com/ponder-agent/ponder/internal/tui"
 )
 
@@ -38,6 +39,7 @@ type rootOptions struct {
 	print         bool
 	mode          string
 	skipPerms     bool
+	trust         bool
 	outputFormat  string
 	inputFormat   string
 	model         string
@@ -64,6 +66,11 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 // Main runs the command line and returns the process exit status.
 func Main() int {
+	// First of all, before anything reads the environment: keep the
+	// credentials out of what other processes can read of it.
+	if err := shellenv.Conceal(); err != nil {
+		fmt.Fprintln(os.Stderr, "ponder: warning: the credentials in the environment stay visible to other programs: "+err.Error())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stdin := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
@@ -114,6 +121,7 @@ headless run whose result goes to standard output.`,
 	f.BoolVarP(&o.print, "print", "p", false, "run headless: answer the prompt and print the result")
 	f.StringVar(&o.mode, "permission-mode", "", "start in this mode: default, acceptEdits, plan or bypassPermissions")
 	f.BoolVar(&o.skipPerms, "dangerously-skip-permissions", false, "allow bypassPermissions mode (and add it to the Shift+Tab cycle)")
+	f.BoolVar(&o.trust, "trust", false, "trust this folder's project settings for this run: their allow rules, default mode and other widening settings count (untrusted, they may only narrow permissions)")
 	f.StringVar(&o.outputFormat, "output-format", headless.FormatText, "headless output: text, json or stream-json")
 	f.StringVar(&o.inputFormat, "input-format", "text", "headless input: text, or stream-json (messages and control responses on standard input)")
 	f.StringVar(&o.model, "model", "", "main model (default: $PONDER_MODEL, the settings, or the provider's default)")
@@ -149,6 +157,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		PlanModel:     o.planModel,
 		Mode:          o.mode,
 		BypassAllowed: o.skipPerms,
+		Trust:         o.trust,
 		Allowed:       o.allowed,
 		Disallowed:    o.disallowed,
 		MaxTurns:      o.maxTurns,
