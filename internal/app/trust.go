@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -39,9 +40,33 @@ func trustNotice(cfg *config.Config) string {
 	if cfg.Trusted || len(cfg.Ignored) == 0 {
 		return ""
 	}
+	var parts []string
+	for _, it := range trustItems(cfg) {
+		parts = append(parts, fmt.Sprintf("%s (%s) in %s", it.Name, it.Value, it.File))
+	}
 	return fmt.Sprintf("this folder is not trusted, so its settings may only narrow what ponder does; ignored: %s. "+
 		"To use them, run with --trust or add %s to trustedFolders in %s.",
-		strings.Join(cfg.Ignored, "; "), cfg.ProjectDir, cfg.ConfigDir+"/settings.json")
+		strings.Join(parts, "; "), cfg.ProjectDir, filepath.Join(cfg.ConfigDir, "settings.json"))
+}
+
+// TrustItem is a setting an untrusted project's files would apply.
+type TrustItem struct {
+	// File is the settings file, relative to the project root.
+	File string
+	// Name is the setting's dotted name and Value its value in short.
+	Name, Value string
+}
+
+func trustItems(cfg *config.Config) []TrustItem {
+	out := make([]TrustItem, 0, len(cfg.Ignored))
+	for _, ig := range cfg.Ignored {
+		file := ig.File
+		if rel, err := filepath.Rel(cfg.ProjectDir, file); err == nil {
+			file = rel
+		}
+		out = append(out, TrustItem{File: file, Name: ig.Name, Value: ig.Value})
+	}
+	return out
 }
 
 // TrustQuestion is what the interactive interface asks before a session
@@ -51,9 +76,8 @@ type TrustQuestion struct {
 	// Root is the project root; Files are its settings files.
 	Root  string
 	Files []string
-	// Enables lists what the files would turn on if trusted
-	// ("permissions.allow in …").
-	Enables []string
+	// Enables lists what the files would turn on if trusted.
+	Enables []TrustItem
 }
 
 // AskTrust returns the trust question for a session with opts, or nil
@@ -75,7 +99,7 @@ func AskTrust(opts Options) (*TrustQuestion, error) {
 	if cfg.Trusted || cfg.TrustAnswered || len(cfg.Ignored) == 0 {
 		return nil, nil
 	}
-	return &TrustQuestion{Root: cfg.ProjectDir, Files: cfg.ProjectFiles(), Enables: cfg.Ignored}, nil
+	return &TrustQuestion{Root: cfg.ProjectDir, Files: cfg.ProjectFiles(), Enables: trustItems(cfg)}, nil
 }
 
 // AnswerTrust remembers the user's answer to q in <config>/trust.json.

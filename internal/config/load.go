@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 )
 
@@ -67,8 +69,8 @@ type Config struct {
 	// folder (trust.json), so the interactive interface need not ask.
 	TrustAnswered bool
 	// Ignored lists, for an untrusted folder, what its settings would
-	// have changed ("permissions.allow in /p/.ponder/settings.json").
-	Ignored []string
+	// have changed.
+	Ignored []Ignored
 	getenv  func(string) string
 }
 
@@ -146,9 +148,11 @@ func Load(o Options) (*Config, error) {
 		if l.Scope != ScopeUser && !c.Trusted {
 			narrowed, ignored := narrow(l.Settings)
 			c.Layers[i].Settings = narrowed
-			for _, name := range ignored {
-				c.Ignored = append(c.Ignored, name+" in "+l.File)
-			}
+			eachSet(l.Settings, func(name string, v reflect.Value) {
+				if slices.Contains(ignored, name) {
+					c.Ignored = append(c.Ignored, Ignored{File: l.File, Name: name, Value: shortValue(v)})
+				}
+			})
 		}
 		c.Settings.merge(c.Layers[i].Settings)
 	}

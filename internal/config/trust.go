@@ -38,6 +38,15 @@ import (
 // trustedFolders, which is read from the user's settings only. bypass-
 // Permissions is never taken from any settings file, trusted or not.
 
+// Ignored is one setting of an untrusted project that did not count.
+type Ignored struct {
+	File string
+	// Name is the setting's dotted name; Value its value in short.
+	Name, Value string
+}
+
+func (i Ignored) String() string { return i.Name + " in " + i.File }
+
 // narrow returns what of an untrusted project's settings counts, and the
 // dotted names of the settings it ignores.
 func narrow(s Settings) (Settings, []string) {
@@ -62,23 +71,55 @@ func narrow(s Settings) (Settings, []string) {
 // setPaths lists the dotted JSON names of the settings s sets.
 func setPaths(s Settings) []string {
 	var out []string
+	eachSet(s, func(name string, _ reflect.Value) { out = append(out, name) })
+	return out
+}
+
+// eachSet calls f with the dotted JSON name and value of every setting s
+// sets.
+func eachSet(s Settings, f func(string, reflect.Value)) {
 	var walk func(v reflect.Value, prefix string)
 	walk = func(v reflect.Value, prefix string) {
 		t := v.Type()
 		for i := range t.NumField() {
 			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-			f := v.Field(i)
-			if f.Kind() == reflect.Struct {
-				walk(f, prefix+name+".")
+			fv := v.Field(i)
+			if fv.Kind() == reflect.Struct {
+				walk(fv, prefix+name+".")
 				continue
 			}
-			if !f.IsZero() && (f.Kind() != reflect.Slice && f.Kind() != reflect.Map || f.Len() > 0) {
-				out = append(out, prefix+name)
+			if !fv.IsZero() && (fv.Kind() != reflect.Slice && fv.Kind() != reflect.Map || fv.Len() > 0) {
+				f(prefix+name, fv)
 			}
 		}
 	}
 	walk(reflect.ValueOf(s), "")
-	return out
+}
+
+// shortValue renders a setting's value for a person: list items joined
+// by commas, a string as it is, anything else as JSON; cut when long.
+func shortValue(v reflect.Value) string {
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	var text string
+	switch v.Kind() {
+	case reflect.String:
+		text = v.String()
+	case reflect.Slice:
+		parts := make([]string, v.Len())
+		for i := range parts {
+			parts[i] = fmt.Sprint(v.Index(i).Interface())
+		}
+		text = strings.Join(parts, ", ")
+	default:
+		data, _ := json.Marshal(v.Interface())
+		text = string(data)
+	}
+	if r := []rune(text); len(r) > 120 {
+		text = string(r[:119]) + "…"
+	}
+	return text
 }
 
 func setDifference(a, b []string) []string {

@@ -64,7 +64,11 @@ func TestUntrustedProjectSettingsOnlyNarrow(t *testing.T) {
 	if len(s.TrustedFolders) > 0 {
 		t.Error("a project listed itself as trusted")
 	}
-	ignored := strings.Join(c.Ignored, "\n")
+	var names []string
+	for _, i := range c.Ignored {
+		names = append(names, i.String())
+	}
+	ignored := strings.Join(names, "\n")
 	for _, want := range []string{"permissions.allow in " + proj, "permissions.defaultMode", "model in", "provider in", "models.explore", "planMode.model", "shellEnvironment.include", "shellEnvironment.set", "shellEnvironment.inherit", "settings.local.json"} {
 		if !strings.Contains(ignored, want) {
 			t.Errorf("Ignored lacks %q:\n%s", want, ignored)

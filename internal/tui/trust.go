@@ -75,7 +75,7 @@ func (m *trustModel) View() tea.View {
 	}
 	b.WriteString("\n" + wrap("Trusted, they would also:", inner, "") + "\n")
 	for _, e := range m.q.Enables {
-		b.WriteString(th.dim.Render(wrap("• "+describeSetting(e), inner, "  ")) + "\n")
+		b.WriteString(wrap("• "+describeSetting(e), inner, "  ") + "\n")
 	}
 	b.WriteString("\n" + th.dim.Render(wrap("Their deny and ask rules count either way. Your answer is remembered for this folder.", inner, "")) + "\n\n")
 	b.WriteString(m.options.view(th, inner))
@@ -87,27 +87,23 @@ func (m *trustModel) View() tea.View {
 }
 
 // describeSetting says in words what an ignored setting would do.
-func describeSetting(ignored string) string {
-	name, file, _ := strings.Cut(ignored, " in ")
+func describeSetting(it app.TrustItem) string {
 	what := map[string]string{
-		"permissions.allow":        "allow tools and commands without asking",
-		"permissions.defaultMode":  "start in a more permissive mode",
-		"model":                    "choose the model",
-		"provider":                 "choose the model provider",
-		"models.explore":           "choose the Explore agents' model",
-		"models.plan":              "choose the planning model",
-		"planMode.model":           "choose the planning model",
-		"shellEnvironment.include": "pass secret variables to commands",
-		"shellEnvironment.set":     "set variables for every command",
-		"shellEnvironment.inherit": "pass the whole environment to commands",
-	}[name]
+		"permissions.allow":        "allow without asking",
+		"permissions.defaultMode":  "start in mode",
+		"model":                    "use the model",
+		"provider":                 "send the conversation to",
+		"models.explore":           "use for Explore agents the model",
+		"models.plan":              "use for planning the model",
+		"planMode.model":           "use for planning the model",
+		"shellEnvironment.include": "pass to commands the variables",
+		"shellEnvironment.set":     "set for every command",
+		"shellEnvironment.inherit": "pass commands the environment",
+	}[it.Name]
 	if what == "" {
-		what = "apply " + name
+		what = "apply " + it.Name + ":"
 	}
-	if file != "" {
-		return fmt.Sprintf("%s (%s in %s)", what, name, file)
-	}
-	return what
+	return fmt.Sprintf("%s %s  (%s, %s)", what, it.Value, it.Name, it.File)
 }
 
 // askTrust puts the trust question when there is one, and remembers a
