@@ -55,6 +55,7 @@ var protectedNames = []protectedName{
 	{name: ".circleci", tree: true, why: "CI runs this pipeline with the repository's secrets"},
 	{name: ".pre-commit-config.yaml", why: "pre-commit runs the hooks it lists on every commit"},
 	{name: ".husky", tree: true, why: "husky runs these scripts as git hooks"},
+	{name: ".githooks", tree: true, why: "the conventional hooks directory that core.hooksPath points git at"},
 	{name: "lefthook.yml", why: "lefthook runs the commands it lists as git hooks"},
 	{name: ".lefthook.yml", why: "lefthook runs the commands it lists as git hooks"},
 	{name: ".mise.toml", why: "mise runs its hooks and tasks and sets the environment when a shell enters the directory"},

@@ -33,8 +33,11 @@ const concealMax = 8 << 10
 //
 // Call it first thing in main. It returns only when there is nothing to
 // conceal, after the hand-over in the re-executed program, or when the
-// re-execution failed (then the environment is as it was).
+// re-execution failed (then the environment is as it was). On Linux the
+// process is also made non-dumpable, so that the same user's other
+// programs cannot read the secrets from its memory either.
 func Conceal() error {
+	keepMemoryPrivate()
 	if fd := os.Getenv(concealVar); fd != "" {
 		return restore(fd)
 	}
