@@ -264,20 +264,22 @@ func (m matcher) compile(r *Rule, src Source, file string) error {
 	}
 	switch ruleKind(r.Tool) {
 	case KindRead, KindWrite:
-		p, err := compilePath(r.Specifier, m.root, m.home)
-		if err != nil {
-			return err
-		}
-		r.c.paths = []*pathPattern{p}
-		// A file reached through its resolved path must meet the rule
-		// too, so the base directory is also compared resolved.
-		if c := filepath.ToSlash(Canonical(filepath.FromSlash(p.base))); c != p.base {
-			if foldCase {
-				c = strings.ToLower(c)
+		for _, spec := range expandBraces(r.Specifier) {
+			p, err := compilePath(spec, m.root, m.home)
+			if err != nil {
+				return err
 			}
-			q := *p
-			q.base = c
-			r.c.paths = append(r.c.paths, &q)
+			r.c.paths = append(r.c.paths, p)
+			// A file reached through its resolved path must meet the
+			// rule too, so the base directory is also compared resolved.
+			if c := filepath.ToSlash(Canonical(filepath.FromSlash(p.base))); c != p.base {
+				if foldCase {
+					c = strings.ToLower(c)
+				}
+				q := *p
+				q.base = c
+				r.c.paths = append(r.c.paths, &q)
+			}
 		}
 	case KindNetwork:
 		u, err := parseURLSpec(r.Specifier)
@@ -306,4 +308,46 @@ func (m matcher) pathMatches(r Rule, p string, h pathHints) bool {
 		}
 	}
 	return false
+}
+
+// expandBraces turns "src/*.{ts,tsx}" into "src/*.ts" and "src/*.tsx":
+// gitignore has no braces, but people write them, and a pattern that
+// silently matched nothing would be worse. A brace without a comma, or
+// escaped, stays as it is.
+func expandBraces(s string) []string {
+	depth, open := 0, -1
+	var commas []int
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				open, commas = i, nil
+			}
+			depth++
+		case ',':
+			if depth == 1 {
+				commas = append(commas, i)
+			}
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth > 0 || len(commas) == 0 {
+				continue
+			}
+			var out []string
+			start := open + 1
+			for _, c := range append(commas, i) {
+				for _, rest := range expandBraces(s[:open] + s[start:c] + s[i+1:]) {
+					out = append(out, rest)
+				}
+				start = c + 1
+			}
+			return out
+		}
+	}
+	return []string{s}
 }

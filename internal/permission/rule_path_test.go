@@ -185,3 +185,29 @@ func TestPathRulesSeeThroughSymlinks(t *testing.T) {
 		}
 	}
 }
+
+func TestBracesExpand(t *testing.T) {
+	cases := map[string]string{
+		"src/*.{ts,tsx}":  "src/*.ts src/*.tsx",
+		"{a,b}/{c,d}":     "a/c a/d b/c b/d",
+		"x{a,{b,c}}y":     "xay xby xcy",
+		"no-braces":       "no-braces",
+		`lit\{a,b}`:       `lit\{a,b}`,
+		"{single}":        "{single}",
+		"*.{pem,key,p12}": "*.pem *.key *.p12",
+	}
+	for in, want := range cases {
+		if got := strings.Join(expandBraces(in), " "); got != want {
+			t.Errorf("expandBraces(%q) = %q, want %q", in, got, want)
+		}
+	}
+	e, err := NewEngine(Rules{Deny: []string{"Read(*.{pem,key})"}}, "/p", "/h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]Behavior{"/p/a/server.key": Deny, "/p/b.pem": Deny, "/p/c.crt": Allow} {
+		if got := e.Decide(Context{Mode: ModeDefault}, Access{Tool: "Read", Kind: KindRead, Paths: []string{path}}).Behavior; got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+}
