@@ -57,7 +57,7 @@ func (e *Engine) Suggest(a Access) string {
 func escapeGlob(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
+		if strings.ContainsRune(`*?[{\`, r) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
