@@ -19,7 +19,6 @@ import (
 	"github.com/ponder-agent/ponder/internal/headless"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/shellenv"
 	"github.com/ponder-agent/ponder/internal/tui"
 )
 
@@ -66,11 +65,6 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 // Main runs the command line and returns the process exit status.
 func Main() int {
-	// First of all, before anything reads the environment: keep the
-	// credentials out of what other processes can read of it.
-	if err := shellenv.Conceal(); err != nil {
-		fmt.Fprintln(os.Stderr, "ponder: warning: the credentials in the environment stay visible to other programs: "+err.Error())
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stdin := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
