@@ -341,9 +341,7 @@ func expandBraces(s string) []string {
 			var out []string
 			start := open + 1
 			for _, c := range append(commas, i) {
-				for _, rest := range expandBraces(s[:open] + s[start:c] + s[i+1:]) {
-					out = append(out, rest)
-				}
+				out = append(out, expandBraces(s[:open]+s[start:c]+s[i+1:])...)
 				start = c + 1
 			}
 			return out
