@@ -120,7 +120,7 @@ func (c *globCall) Run(ctx context.Context) tool.Result {
 		mu    sync.Mutex
 		found []foundFile
 	)
-	perm := newWalkFilter(ctx, "Glob", c.root)
+	perm := newWalkFilter(ctx, "Glob", c.base)
 	m := gitignore.New(c.root)
 	err = m.Walk(ctx, c.start, gitignore.WalkOptions{}, func(e gitignore.Entry) error {
 		if e.IsDir() {

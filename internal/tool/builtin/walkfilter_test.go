@@ -151,3 +151,22 @@ func TestFetchRedirectsMeetTheRulesAtEveryHop(t *testing.T) {
 		t.Errorf("bypass: %s", res.Content)
 	}
 }
+
+// A search the user approved because an ask rule covers where it starts
+// shows what lies there, however the start is named.
+func TestApprovedSearchShowsWhatItWasApprovedFor(t *testing.T) {
+	env, home := secretTree(t)
+	rules := permission.Rules{Ask: []string{"Read(secrets/**)"}, Deny: []string{"Read(*.pem)"}}
+	ctx := gated(t, rules, env.Dir, home, permission.Context{Mode: permission.ModeDefault})
+	for name, call := range map[string]tool.Call{
+		"Glob by pattern": prepare(t, NewGlob(), env, map[string]any{"pattern": "secrets/**/*.txt"}),
+		"Glob by path":    prepare(t, NewGlob(), env, map[string]any{"pattern": "**/*.txt", "path": "secrets"}),
+		"Grep":            prepare(t, NewGrep(), env, map[string]any{"pattern": "MARKER", "path": "secrets"}),
+		"LS":              prepare(t, NewLS(), env, map[string]any{"path": "secrets"}),
+	} {
+		res := call.Run(ctx)
+		if !strings.Contains(res.Content, "db.txt") || !strings.Contains(res.Content, "x.txt") {
+			t.Errorf("%s:\n%s", name, res.Content)
+		}
+	}
+}
