@@ -6,6 +6,9 @@ import (
 	"os"
 
 	"github.com/ponder-agent/ponder/internal/cli"
+	// Keeps ponder's credentials out of its process environment, early
+	// in start-up (see the package).
+	_ "github.com/ponder-agent/ponder/internal/shellenv/conceal"
 )
 
 func main() { os.Exit(cli.Main()) }

@@ -119,7 +119,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	case denied:
 		// The permission engine refuses it below, with its reason and
 		// event; the input need not even parse.
-		refusal, _ := a.gate(ctx, use, permission.Access{Tool: use.Name}, nil)
+		refusal, _ := a.gate(ctx, use, permission.Access{Tool: use.Name}, nil, a.permContext())
 		return refusal
 	case !a.offered(t, mode):
 		return tool.Errorf("%s is not available here and now. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
@@ -133,11 +133,13 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	}
 	access := call.Access()
 	access.Tool = use.Name
-	if refusal, ok := a.gate(ctx, use, access, call); !ok {
+	pc := a.permContext()
+	if refusal, ok := a.gate(ctx, use, access, call, pc); !ok {
 		return refusal
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
-	res = call.Run(tool.WithCallID(ctx, use.ID))
+	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc})
+	res = call.Run(runCtx)
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
 	}
@@ -160,16 +162,7 @@ func (a *Agent) offeredNames(mode permission.Mode) []string {
 // gate asks the permission engine about a call, validates calls that are
 // not refused, and asks the user when the engine says ask. It returns the
 // result to give the model when the call may not run.
-func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call) (tool.Result, bool) {
-	pc := permission.Context{
-		Mode:          a.mode(),
-		ReadOnlyAgent: a.cfg.ReadOnly,
-		AgentType:     a.cfg.Type,
-		DeniedTools:   a.cfg.DeniedTools,
-	}
-	if pc.Mode == permission.ModePlan && a.cfg.Plan != nil {
-		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
-	}
+func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (tool.Result, bool) {
 	d := a.cfg.Perm.Decide(pc, access)
 	if v, ok := call.(tool.Validator); ok && call != nil && d.Behavior != permission.Deny {
 		if err := v.Validate(); err != nil {
@@ -205,6 +198,21 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
 	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, false
+}
+
+// permContext is what the permission engine needs to know about this
+// agent and the session's mode now.
+func (a *Agent) permContext() permission.Context {
+	pc := permission.Context{
+		Mode:          a.mode(),
+		ReadOnlyAgent: a.cfg.ReadOnly,
+		AgentType:     a.cfg.Type,
+		DeniedTools:   a.cfg.DeniedTools,
+	}
+	if pc.Mode == permission.ModePlan && a.cfg.Plan != nil {
+		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
+	}
+	return pc
 }
 
 // snapshotPlan records the plan file's content in the transcript when it

@@ -48,9 +48,15 @@ type Options struct {
 	Mode string
 	// BypassAllowed is --dangerously-skip-permissions.
 	BypassAllowed bool
-	Allowed       []string
-	Disallowed    []string
-	MaxTurns      int
+	// Trust is --trust: the project's settings count in full for this
+	// run. RememberedTrust lets the user's earlier answer to the trust
+	// question count (the interactive interface asks it; headless runs
+	// do not consult it).
+	Trust           bool
+	RememberedTrust bool
+	Allowed         []string
+	Disallowed      []string
+	MaxTurns        int
 
 	// Resume names a session to continue; Continue picks the latest.
 	Resume   string
@@ -83,7 +89,12 @@ type Options struct {
 type App struct {
 	opts   Options
 	Config *config.Config
+	// Dir is the working directory: relative paths and commands start
+	// there. Root is the project root it belongs to (see
+	// config.FindRoot): settings, rules and the plans directory are the
+	// project's.
 	Dir    string
+	Root   string
 	ID     string
 	Models Models
 
@@ -121,25 +132,20 @@ func New(opts Options) (*App, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	dir := opts.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		dir = wd
-	}
-	dir, err := filepath.Abs(dir)
+	dir, err := workDir(opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(config.Options{ConfigDir: opts.ConfigDir, ProjectDir: dir, Getenv: opts.Getenv})
+	cfg, err := loadConfig(opts, dir)
 	if err != nil {
-		return nil, &UsageError{Msg: "settings: " + err.Error()}
+		return nil, err
 	}
-	a := &App{opts: opts, Config: cfg, Dir: dir, Bus: event.NewBus(), Store: session.NewStore(cfg.ConfigDir, dir)}
+	a := &App{opts: opts, Config: cfg, Dir: dir, Root: cfg.ProjectDir, Bus: event.NewBus(), Store: session.NewStore(cfg.ConfigDir, dir)}
 	for _, w := range cfg.Warnings {
 		a.Warnings = append(a.Warnings, "settings: "+w.String())
+	}
+	if n := trustNotice(cfg); n != "" {
+		a.Warnings = append(a.Warnings, n)
 	}
 	if opts.LLM != nil {
 		a.Provider = opts.LLM
@@ -166,6 +172,19 @@ func New(opts Options) (*App, error) {
 	return a, nil
 }
 
+// workDir is the session's working directory, absolute.
+func workDir(opts Options) (string, error) {
+	dir := opts.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = wd
+	}
+	return filepath.Abs(dir)
+}
+
 // emit sends an event to the sink and the bus. An approved plan is also
 // recorded in the transcript, so that it can be restored later even if
 // every other snapshot is lost.
@@ -185,17 +204,23 @@ func (a *App) emit(e event.Event) {
 // Emit publishes an event on behalf of a front end (a notice, say).
 func (a *App) Emit(e event.Event) { a.emit(e) }
 
+// buildPermissions builds the engine from the rules of each settings file
+// (as they count: an untrusted project's allow rules are gone already) and
+// of the command line, each rule knowing where it was written.
 func (a *App) buildPermissions() error {
-	s := a.Config.Settings.Permissions
-	rules := permission.Rules{
-		Allow: append(append([]string(nil), s.Allow...), a.opts.Allowed...),
-		Ask:   s.Ask,
-		Deny:  append(append([]string(nil), s.Deny...), a.opts.Disallowed...),
+	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed}
+	for _, l := range a.Config.Layers {
+		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal}[l.Scope]
+		p := l.Settings.Permissions
+		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
 	}
 	home, _ := os.UserHomeDir()
-	eng, err := permission.NewEngine(rules, a.Dir, home)
+	eng, err := permission.NewEngine(rules, a.Root, home)
 	if err != nil {
 		return &UsageError{Msg: "permission rules: " + err.Error()}
+	}
+	for _, w := range eng.Warnings() {
+		a.Warnings = append(a.Warnings, "permission rules: "+w)
 	}
 	a.Perm = eng
 	return nil
@@ -206,7 +231,7 @@ func (a *App) planConfig() planmode.Config {
 	s := a.Config.Settings
 	return planmode.Config{
 		ConfigDir:         a.Config.ConfigDir,
-		ProjectDir:        a.Dir,
+		ProjectDir:        a.Root,
 		PlansDirectory:    config.Str(s.PlansDirectory, ""),
 		FileNaming:        config.Str(s.PlanMode.FileNaming, "words"),
 		ReminderTurns:     config.Int(s.PlanMode.ReminderTurns, 5),

@@ -52,13 +52,10 @@ func (a *App) Start() error {
 // Mode is the current permission mode.
 func (a *App) Mode() permission.Mode { return a.Plan.Mode() }
 
-// SetMode changes the mode through the one transition function. It takes
-// effect at the next model request.
+// SetMode changes the mode through the one transition function, whose
+// guard refuses bypassPermissions unless the command line allowed it. It
+// takes effect at the next model request.
 func (a *App) SetMode(m permission.Mode, via planmode.Via) planmode.Change {
-	if m == permission.ModeBypass && !a.bypassAllowed() {
-		a.emit(event.Notice{Level: "warning", Text: "bypassPermissions needs --dangerously-skip-permissions; the mode did not change"})
-		return planmode.Change{From: a.Plan.Mode(), To: a.Plan.Mode(), Via: via}
-	}
 	return a.Plan.SetMode(m, via)
 }
 

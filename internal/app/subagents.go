@@ -38,7 +38,7 @@ type launcher struct {
 func newLauncher(a *App) *launcher {
 	defs, problems := agentdef.Load(
 		filepath.Join(a.Config.ConfigDir, "agents"),
-		filepath.Join(a.Dir, ".ponder", "agents"),
+		filepath.Join(a.Root, ".ponder", "agents"),
 	)
 	for _, p := range problems {
 		a.Warnings = append(a.Warnings, "skipped "+p.Error())

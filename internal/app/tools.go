@@ -6,6 +6,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/shellenv"
 	"github.com/ponder-agent/ponder/internal/todo"
 	"github.com/ponder-agent/ponder/internal/tool"
 	"github.com/ponder-agent/ponder/internal/tool/builtin"
@@ -24,7 +25,7 @@ func (a *App) buildTools() *tool.Registry {
 		// git refreshes its index during read-only commands such as
 		// git status unless told not to; that write must not happen in
 		// plan mode, and is pointless elsewhere.
-		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}}),
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy()}),
 		builtin.NewWebFetch(nil),
 		sessiontool.NewTodoWrite(a.todoPath, a.todosSaved),
 		sessiontool.NewAskUserQuestion(a.asker),
@@ -32,6 +33,12 @@ func (a *App) buildTools() *tool.Registry {
 		sessiontool.NewExitPlanMode(a.Plan, a.asker),
 		sessiontool.NewTask(a.launcher),
 	)
+}
+
+// shellPolicy is the shellEnvironment setting as package shellenv takes it.
+func (a *App) shellPolicy() shellenv.Policy {
+	e := a.Config.Settings.ShellEnvironment
+	return shellenv.Policy{Inherit: config.Str(e.Inherit, "all"), Exclude: e.Exclude, Include: e.Include, Set: e.Set}
 }
 
 // offer decides which tools the model sees in a mode. EnterPlanMode and

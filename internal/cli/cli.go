@@ -38,6 +38,7 @@ type rootOptions struct {
 	print         bool
 	mode          string
 	skipPerms     bool
+	trust         bool
 	outputFormat  string
 	inputFormat   string
 	model         string
@@ -114,6 +115,7 @@ headless run whose result goes to standard output.`,
 	f.BoolVarP(&o.print, "print", "p", false, "run headless: answer the prompt and print the result")
 	f.StringVar(&o.mode, "permission-mode", "", "start in this mode: default, acceptEdits, plan or bypassPermissions")
 	f.BoolVar(&o.skipPerms, "dangerously-skip-permissions", false, "allow bypassPermissions mode (and add it to the Shift+Tab cycle)")
+	f.BoolVar(&o.trust, "trust", false, "trust this folder's project settings for this run: their allow rules, default mode and other widening settings count (untrusted, they may only narrow permissions)")
 	f.StringVar(&o.outputFormat, "output-format", headless.FormatText, "headless output: text, json or stream-json")
 	f.StringVar(&o.inputFormat, "input-format", "text", "headless input: text, or stream-json (messages and control responses on standard input)")
 	f.StringVar(&o.model, "model", "", "main model (default: $PONDER_MODEL, the settings, or the provider's default)")
@@ -149,6 +151,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		PlanModel:     o.planModel,
 		Mode:          o.mode,
 		BypassAllowed: o.skipPerms,
+		Trust:         o.trust,
 		Allowed:       o.allowed,
 		Disallowed:    o.disallowed,
 		MaxTurns:      o.maxTurns,

@@ -59,11 +59,17 @@ func projectPlans() ([]plans.Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(config.Options{ProjectDir: dir})
+	cfgDir, err := config.DefaultDir(os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	plansDir := planmode.PlansDir(planmode.Config{ConfigDir: cfg.ConfigDir, ProjectDir: dir, PlansDirectory: config.Str(cfg.Settings.PlansDirectory, "")})
+	home, _ := os.UserHomeDir()
+	root := config.FindRoot(dir, cfgDir, home)
+	cfg, err := config.Load(config.Options{ConfigDir: cfgDir, ProjectDir: root})
+	if err != nil {
+		return nil, err
+	}
+	plansDir := planmode.PlansDir(planmode.Config{ConfigDir: cfg.ConfigDir, ProjectDir: root, PlansDirectory: config.Str(cfg.Settings.PlansDirectory, "")})
 	return plans.List(plansDir, cfg.ConfigDir)
 }
 

@@ -25,7 +25,7 @@ func TestLoadMergesInOrder(t *testing.T) {
 	write(t, filepath.Join(cfgDir, "settings.json"), `{"model":"user-model","permissions":{"allow":["Read"],"defaultMode":"acceptEdits"},"planMode":{"interview":true}}`)
 	write(t, filepath.Join(proj, ".ponder", "settings.json"), `{"model":"project-model","permissions":{"allow":["Bash(git diff:*)","Read"]}}`)
 	write(t, filepath.Join(proj, ".ponder", "settings.local.json"), `{"permissions":{"deny":["Read(~/.ssh/**)"]},"planMode":{"interview":false}}`)
-	c, err := Load(Options{ConfigDir: cfgDir, ProjectDir: proj, Getenv: noEnv})
+	c, err := Load(Options{ConfigDir: cfgDir, ProjectDir: proj, Getenv: noEnv, Trust: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestLoadErrorsNameFileAndLine(t *testing.T) {
 func TestUnknownKeysWarnWithLine(t *testing.T) {
 	proj := t.TempDir()
 	write(t, filepath.Join(proj, ".ponder", "settings.json"), "{\n  \"model\": \"m\",\n  \"colour\": \"blue\",\n  \"planMode\": {\n    \"speed\": 3\n  }\n}")
-	c, err := Load(Options{ConfigDir: t.TempDir(), ProjectDir: proj, Getenv: noEnv})
+	c, err := Load(Options{ConfigDir: t.TempDir(), ProjectDir: proj, Getenv: noEnv, Trust: true})
 	if err != nil {
 		t.Fatal(err)
 	}

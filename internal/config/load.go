@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 )
 
@@ -14,10 +16,38 @@ type Options struct {
 	// ConfigDir is ponder's own directory; empty means $PONDER_CONFIG_DIR
 	// or ~/.ponder.
 	ConfigDir string
-	// ProjectDir is the project root, holding .ponder/.
+	// ProjectDir is the project root, holding .ponder/ (see FindRoot).
 	ProjectDir string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+	// Home is the home directory, for ~ in trustedFolders; empty means
+	// the user's.
+	Home string
+	// Trust is --trust: the project's settings count in full for this
+	// run.
+	Trust bool
+	// Remembered lets the answers the user gave in the interactive
+	// interface (<config>/trust.json) decide trust. Headless runs leave
+	// it off: there, only --trust and trustedFolders trust a folder.
+	Remembered bool
+}
+
+// Scope says which settings file a layer comes from.
+type Scope int
+
+// The settings files, in the order they are merged.
+const (
+	ScopeUser Scope = iota
+	ScopeProject
+	ScopeLocal
+)
+
+// Layer is one settings file as it counts: a project file of an untrusted
+// folder is already narrowed.
+type Layer struct {
+	File     string
+	Scope    Scope
+	Settings Settings
 }
 
 // Config is the merged settings of a project plus the environment.
@@ -27,14 +57,39 @@ type Config struct {
 	Settings   Settings
 	// Files lists the settings files that were read, in merge order.
 	Files []string
+	// Layers holds each file's settings, in merge order.
+	Layers []Layer
 	// Warnings lists what was ignored.
 	Warnings []Warning
-	getenv   func(string) string
+	// Trusted says the project's settings count in full; TrustedBy says
+	// why ("--trust", "trustedFolders", "your answer") when they do.
+	Trusted   bool
+	TrustedBy string
+	// TrustAnswered says the user already answered whether to trust this
+	// folder (trust.json), so the interactive interface need not ask.
+	TrustAnswered bool
+	// Ignored lists, for an untrusted folder, what its settings would
+	// have changed.
+	Ignored []Ignored
+	getenv  func(string) string
+}
+
+// ProjectFiles are the project's settings files that exist.
+func (c *Config) ProjectFiles() []string {
+	var out []string
+	for _, l := range c.Layers {
+		if l.Scope != ScopeUser {
+			out = append(out, l.File)
+		}
+	}
+	return out
 }
 
 // Load reads the user, project and local settings files, in that order,
 // later ones overriding earlier ones. Missing files are skipped; a broken
-// one is an *Error naming the file and line.
+// one is an *Error naming the file and line. Unless the folder is trusted,
+// the project's files only narrow (see narrow); bypassPermissions is never
+// taken from any file.
 func Load(o Options) (*Config, error) {
 	getenv := o.Getenv
 	if getenv == nil {
@@ -47,28 +102,85 @@ func Load(o Options) (*Config, error) {
 			return nil, err
 		}
 	}
+	home := o.Home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
 	c := &Config{ConfigDir: dir, ProjectDir: o.ProjectDir, getenv: getenv}
-	for _, path := range []string{
-		filepath.Join(dir, "settings.json"),
-		filepath.Join(o.ProjectDir, ".ponder", "settings.json"),
-		filepath.Join(o.ProjectDir, ".ponder", "settings.local.json"),
-	} {
-		data, err := os.ReadFile(path)
+	userFile := filepath.Join(dir, "settings.json")
+	files := []struct {
+		path  string
+		scope Scope
+	}{
+		{userFile, ScopeUser},
+		{filepath.Join(o.ProjectDir, ".ponder", "settings.json"), ScopeProject},
+		{filepath.Join(o.ProjectDir, ".ponder", "settings.local.json"), ScopeLocal},
+	}
+	for _, f := range files {
+		if f.scope != ScopeUser && resolved(f.path) == resolved(userFile) {
+			continue // the project is ponder's config directory's parent
+		}
+		data, err := os.ReadFile(f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, &Error{File: path, Msg: err.Error()}
+			return nil, &Error{File: f.path, Msg: err.Error()}
 		}
-		s, warnings, err := parse(path, data)
+		s, warnings, err := parse(f.path, data)
 		if err != nil {
 			return nil, err
 		}
-		c.Files = append(c.Files, path)
+		c.Files = append(c.Files, f.path)
 		c.Warnings = append(c.Warnings, warnings...)
-		c.Settings.merge(s)
+		if m := s.Permissions.DefaultMode; m != nil && *m == "bypassPermissions" {
+			s.Permissions.DefaultMode = nil
+			c.Warnings = append(c.Warnings, Warning{File: f.path, Msg: "permissions.defaultMode bypassPermissions is ignored: bypassing permissions is never turned on by a settings file; start ponder with --dangerously-skip-permissions for that"})
+		}
+		if f.scope != ScopeUser && len(s.TrustedFolders) > 0 {
+			s.TrustedFolders = nil
+			c.Warnings = append(c.Warnings, Warning{File: f.path, Msg: "trustedFolders is read from your user settings only; ignored here"})
+		}
+		c.Layers = append(c.Layers, Layer{File: f.path, Scope: f.scope, Settings: s})
+	}
+	c.decideTrust(o, home)
+	for i, l := range c.Layers {
+		if l.Scope != ScopeUser && !c.Trusted {
+			narrowed, ignored := narrow(l.Settings)
+			c.Layers[i].Settings = narrowed
+			eachSet(l.Settings, func(name string, v reflect.Value) {
+				if slices.Contains(ignored, name) {
+					c.Ignored = append(c.Ignored, Ignored{File: l.File, Name: name, Value: shortValue(v)})
+				}
+			})
+		}
+		c.Settings.merge(c.Layers[i].Settings)
 	}
 	return c, nil
+}
+
+// decideTrust settles whether the project's settings count in full.
+func (c *Config) decideTrust(o Options, home string) {
+	var user Settings
+	for _, l := range c.Layers {
+		if l.Scope == ScopeUser {
+			user = l.Settings
+		}
+	}
+	tf, err := readTrust(c.ConfigDir)
+	if err != nil {
+		c.Warnings = append(c.Warnings, Warning{File: trustPath(c.ConfigDir), Msg: "unreadable, so no folder counts as trusted by it: " + err.Error()})
+	}
+	entry, answered := tf.Folders[resolved(c.ProjectDir)]
+	c.TrustAnswered = answered
+	switch {
+	case o.Trust:
+		c.Trusted, c.TrustedBy = true, "--trust"
+	case listedIn(c.ProjectDir, user.TrustedFolders, home):
+		c.Trusted, c.TrustedBy = true, "trustedFolders"
+	case o.Remembered && answered && entry.Trusted:
+		c.Trusted, c.TrustedBy = true, "your answer in "+trustPath(c.ConfigDir)
+	}
 }
 
 // DefaultDir is $PONDER_CONFIG_DIR, or ~/.ponder.

@@ -173,6 +173,9 @@ func schemaOf(t reflect.Type) schema {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t.Kind() == reflect.Map {
+		return schema{"*": nil} // any key
+	}
 	if t.Kind() != reflect.Struct {
 		return nil
 	}
@@ -193,7 +196,9 @@ func (s schema) has(path []string) bool {
 	for _, p := range path {
 		next, ok := cur[p]
 		if !ok {
-			return false
+			if next, ok = cur["*"]; !ok {
+				return false
+			}
 		}
 		cur = next
 	}
@@ -215,7 +220,7 @@ func describeType(t reflect.Type) string {
 		return "a number"
 	case reflect.Slice:
 		return "an array of " + strings.TrimPrefix(describeType(t.Elem()), "a ") + "s"
-	case reflect.Struct:
+	case reflect.Struct, reflect.Map:
 		return "an object"
 	}
 	return t.String()

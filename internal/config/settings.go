@@ -15,6 +15,23 @@ type Settings struct {
 	PlanMode       PlanMode    `json:"planMode,omitzero"`
 	Retry          Retry       `json:"retry,omitzero"`
 	Context        Context     `json:"context,omitzero"`
+	// ShellEnvironment decides what of ponder's environment the commands
+	// it runs for the model get.
+	ShellEnvironment ShellEnvironment `json:"shellEnvironment,omitzero"`
+	// TrustedFolders lists folders whose project settings count in full
+	// without asking (read from the user's settings only).
+	TrustedFolders []string `json:"trustedFolders,omitempty"`
+}
+
+// ShellEnvironment is the environment policy of commands: start from all
+// of ponder's variables, a core set or none; drop those matching Exclude;
+// keep those matching Include even when they look secret; then Set.
+// ponder's own credentials never pass.
+type ShellEnvironment struct {
+	Inherit *string           `json:"inherit,omitempty"`
+	Exclude []string          `json:"exclude,omitempty"`
+	Include []string          `json:"include,omitempty"`
+	Set     map[string]string `json:"set,omitempty"`
 }
 
 // Permissions holds tool rules such as "Bash(git diff:*)" or "Edit(src/**)".
@@ -94,6 +111,17 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Retry.MaxAttempts, o.Retry.MaxAttempts)
 	set(&s.Context.Window, o.Context.Window)
 	set(&s.Context.AutoCompactAt, o.Context.AutoCompactAt)
+	e, f := &s.ShellEnvironment, o.ShellEnvironment
+	set(&e.Inherit, f.Inherit)
+	e.Exclude = appendNew(e.Exclude, f.Exclude)
+	e.Include = appendNew(e.Include, f.Include)
+	for k, v := range f.Set {
+		if e.Set == nil {
+			e.Set = map[string]string{}
+		}
+		e.Set[k] = v
+	}
+	s.TrustedFolders = appendNew(s.TrustedFolders, o.TrustedFolders)
 }
 
 func set[T any](dst **T, src *T) {

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"fmt"
+	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -47,5 +50,39 @@ func validate(s Settings) (field, msg string) {
 	if field == "" && s.Context.AutoCompactAt != nil && (*s.Context.AutoCompactAt < 0 || *s.Context.AutoCompactAt > 1) {
 		field, msg = "context.autoCompactAt", "must be between 0 and 1"
 	}
+	if field == "" {
+		field, msg = validateShellEnvironment(s.ShellEnvironment)
+	}
+	if field == "" {
+		for _, f := range s.TrustedFolders {
+			if !filepath.IsAbs(f) && f != "~" && !strings.HasPrefix(f, "~/") {
+				return "trustedFolders", fmt.Sprintf("%q must be an absolute path or start with ~/", f)
+			}
+		}
+	}
 	return field, msg
+}
+
+// validateShellEnvironment checks the shell environment policy.
+func validateShellEnvironment(e ShellEnvironment) (field, msg string) {
+	if e.Inherit != nil {
+		switch *e.Inherit {
+		case "all", "core", "none":
+		default:
+			return "shellEnvironment.inherit", "must be one of all, core, none, not " + strconv.Quote(*e.Inherit)
+		}
+	}
+	for name, list := range map[string][]string{"shellEnvironment.exclude": e.Exclude, "shellEnvironment.include": e.Include} {
+		for _, p := range list {
+			if _, err := path.Match(p, ""); err != nil || p == "" {
+				return name, strconv.Quote(p) + " is not a valid name pattern"
+			}
+		}
+	}
+	for k := range e.Set {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return "shellEnvironment.set", strconv.Quote(k) + " is not a variable name"
+		}
+	}
+	return "", ""
 }

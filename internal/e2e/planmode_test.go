@@ -392,8 +392,9 @@ func TestPlanModeModelAndTodoWriteRemoval(t *testing.T) {
 		implement("approved your plan"),
 		finished,
 	)
+	// Choosing models is for trusted folders.
 	w.write(".ponder/settings.json", `{"models":{"plan":"planner-9"},"planMode":{"removeTodoWrite":true}}`)
-	w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--plan-approval", "accept-edits", "--model", "worker-1")
+	w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--plan-approval", "accept-edits", "--model", "worker-1", "--trust")
 	reqs := w.srv.Requests()
 	for i, r := range reqs {
 		inPlan := i < 2

@@ -74,41 +74,70 @@ type Engine struct {
 	canonRoot string
 	// specs are the Bash rules' specifiers split into words, once.
 	specs map[string]commandSpec
+	// warnings are rules that parse but look mistaken.
+	warnings []string
 }
 
-// Rules are the rule texts an engine starts with.
+// Rules are the rule texts an engine starts with: those of the command
+// line, and those of each settings file.
 type Rules struct {
 	Allow, Ask, Deny []string
+	Sets             []RuleSet
 }
 
-// NewEngine parses the rules. Root is the project directory, against which
-// relative path patterns resolve; home is the user's home directory.
+// NewEngine parses and compiles the rules. Root is the project root,
+// against which relative path patterns resolve; home is the user's home
+// directory. A rule that can never match what it seems to is an error
+// naming its file; one that parses but looks mistaken is a warning (see
+// Warnings).
 func NewEngine(r Rules, root, home string) (*Engine, error) {
-	allow, err := ParseRules(r.Allow)
-	if err != nil {
-		return nil, err
-	}
-	ask, err := ParseRules(r.Ask)
-	if err != nil {
-		return nil, err
-	}
-	deny, err := ParseRules(r.Deny)
-	if err != nil {
-		return nil, err
-	}
-	e := &Engine{allow: allow, ask: ask, deny: deny, match: matcher{root: root, home: home}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
-	for _, rules := range [][]Rule{allow, ask, deny} {
-		for _, r := range rules {
-			e.addSpec(r)
+	e := &Engine{match: matcher{root: root, home: home}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
+	sets := append([]RuleSet{{Source: SourceSession, Allow: r.Allow, Ask: r.Ask, Deny: r.Deny}}, r.Sets...)
+	for _, set := range sets {
+		for _, list := range []struct {
+			dst   *[]Rule
+			texts []string
+			name  string
+		}{{&e.deny, set.Deny, "deny"}, {&e.ask, set.Ask, "ask"}, {&e.allow, set.Allow, "allow"}} {
+			for _, text := range list.texts {
+				for _, part := range splitRuleList(text) {
+					rule, err := e.parse(part, set.Source, set.File)
+					if err != nil {
+						return nil, fmt.Errorf("%s: permissions.%s: %w", where(set.Source, set.File), list.name, err)
+					}
+					if w := e.match.lint(rule, list.name); w != "" {
+						e.warnings = append(e.warnings, fmt.Sprintf("%s: permissions.%s: %s", rule.origin(), list.name, w))
+					}
+					*list.dst = append(*list.dst, rule)
+					e.addSpec(rule)
+				}
+			}
 		}
 	}
 	return e, nil
 }
 
+// parse parses and compiles one rule.
+func (e *Engine) parse(text string, src Source, file string) (Rule, error) {
+	r, err := ParseRule(text)
+	if err != nil {
+		return Rule{}, err
+	}
+	if err := e.match.compile(&r, src, file); err != nil {
+		return Rule{}, fmt.Errorf("permission rule %q: %v", r.Text, err)
+	}
+	return r, nil
+}
+
+// Warnings lists the rules that parse but look mistaken (an unknown tool,
+// a pattern that names a project path while looking absolute), with where
+// each was written.
+func (e *Engine) Warnings() []string { return e.warnings }
+
 // AddAllow adds an allow rule for the rest of the session ("yes, and don't
 // ask again").
 func (e *Engine) AddAllow(text string) error {
-	r, err := ParseRule(text)
+	r, err := e.parse(text, SourceSession, "")
 	if err != nil {
 		return err
 	}
@@ -120,19 +149,43 @@ func (e *Engine) AddAllow(text string) error {
 }
 
 // Decide is the one place where ponder decides whether a tool call runs.
-// The order is: tools the agent may not use; deny rules; the hard limits
-// of plan mode and read-only agents (which no allow rule can lift); ask
-// rules; allow rules; and last the mode's own default.
+// The order is: tools the agent may not use; ponder's own secrets; deny
+// rules; the hard limits of plan mode and read-only agents (which no allow
+// rule can lift); ask rules; allow rules; and last the mode's own default.
 func (e *Engine) Decide(c Context, a Access) Decision {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	// Each path is resolved once per decision, for the rules (which see
+	// both forms), the plan-file check and the accept-edits check.
+	return e.decide(c, a, canonicalAll(a.Paths), pathHints{})
+}
 
+// pathHints let a caller that walks a tree skip work Decide would do for
+// a single path: whether the path is a directory, and that every directory
+// above it has passed already.
+type pathHints struct {
+	isDir    func() bool
+	leafOnly bool
+}
+
+// decide is Decide with the canonical paths given; the caller holds e.mu.
+func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decision {
 	if slices.Contains(c.DeniedTools, a.Tool) {
 		who := "this agent"
 		if c.AgentType != "" {
 			who = "the " + c.AgentType + " agent"
 		}
 		return Decision{Behavior: Deny, Rule: "agent tools", Reason: fmt.Sprintf("%s may not use %s.", who, a.Tool)}
+	}
+	if d, ok := guardSecrets(a, canon); ok {
+		return d
+	}
+	if a.Kind == KindNetwork {
+		// Rules compare parsed addresses; one that cannot be parsed in
+		// a single way could slip past a deny rule.
+		if _, err := normalizeURL(a.Target); err != nil {
+			return Decision{Behavior: Deny, Rule: "url", Reason: fmt.Sprintf("%s cannot be checked against the permission rules: %v.", a.Target, err)}
+		}
 	}
 
 	// A shell line is parsed once per decision, for every check below.
@@ -143,16 +196,13 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 			return d
 		}
 	}
-	// Each path is resolved once per decision, for the rules (which see
-	// both forms), the plan-file check and the accept-edits check.
-	canon := canonicalAll(a.Paths)
-	it := items{paths: bothForms(a.Paths, canon)}
+	it := items{paths: bothForms(a.Paths, canon), hints: h}
 	if a.Kind == KindExec {
 		if d, ok := e.execDenied(a, class); ok {
 			return d
 		}
 	} else if r, ok := e.match.anyCovers(e.deny, a, it); ok {
-		return Decision{Behavior: Deny, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf("Denied by the permission rule %s.", r.Text)}
+		return Decision{Behavior: Deny, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf("Denied by the permission rule %s (%s).", r.Text, r.origin())}
 	}
 
 	if c.Mode == ModePlan || c.ReadOnlyAgent {
@@ -170,7 +220,7 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 		}
 	} else {
 		if r, ok := e.match.anyCovers(e.ask, a, it); ok {
-			d := Decision{Behavior: Ask, Rule: "ask rule " + r.Text, Reason: fmt.Sprintf("The permission rule %s asks for confirmation.", r.Text)}
+			d := Decision{Behavior: Ask, Rule: "ask rule " + r.Text, Reason: fmt.Sprintf("The permission rule %s (%s) asks for confirmation.", r.Text, r.origin())}
 			return e.suggest(d, a, class)
 		}
 		if r, ok := e.match.allCovered(e.allow, a, it); ok {
@@ -192,6 +242,9 @@ func (e *Engine) modeDefault(c Context, a Access, canon []string, class shellcla
 		return e.execDefault(class)
 	case KindWrite:
 		if c.Mode == ModeAcceptEdits && allInside(a.Paths, e.match.root) && allInside(canon, e.canonRoot) {
+			if why := e.configuresExecution(a.Paths, canon); why != "" {
+				return Decision{Behavior: Ask, Rule: "protected file", Reason: why}
+			}
 			return Decision{Behavior: Allow, Rule: "mode", Reason: "Edits inside the project are accepted."}
 		}
 		return Decision{Behavior: Ask, Rule: "mode", Reason: "Changing " + strings.Join(a.Paths, ", ") + " needs approval."}

@@ -16,6 +16,30 @@ type Rule struct {
 	Specifier string
 	// Text is the rule as written.
 	Text string
+	// c is what an engine made of the rule; nil until then. (A pointer
+	// keeps Rule small, as rules are passed by value while matching.)
+	c *compiled
+}
+
+// compiled is a rule as an engine holds it.
+type compiled struct {
+	// source and file say where the rule was written.
+	source Source
+	file   string
+	// paths is a Read or Edit specifier compiled against the project root
+	// and home directory, once as written and once more with symlinks in
+	// its base directory resolved.
+	paths []*pathPattern
+	// url is a WebFetch specifier, parsed.
+	url *urlSpec
+}
+
+// origin names where the rule was written, for messages.
+func (r Rule) origin() string {
+	if r.c == nil {
+		return SourceSession.String()
+	}
+	return where(r.c.source, r.c.file)
 }
 
 // ParseRule parses the text of one rule.
@@ -38,7 +62,29 @@ func ParseRule(text string) (Rule, error) {
 	if spec == "" {
 		return Rule{}, fmt.Errorf("permission rule %q: the specifier in parentheses is empty", text)
 	}
-	return Rule{Tool: strings.TrimSpace(s[:open]), Specifier: spec, Text: s}, nil
+	r := Rule{Tool: strings.TrimSpace(s[:open]), Specifier: spec, Text: s}
+	if strings.ContainsAny(r.Tool, "() ") {
+		return Rule{}, fmt.Errorf("permission rule %q: want Tool or Tool(specifier)", text)
+	}
+	if err := checkSpecifier(r); err != nil {
+		return Rule{}, fmt.Errorf("permission rule %q: %v", text, err)
+	}
+	return r, nil
+}
+
+// checkSpecifier rejects specifiers that could never match what their
+// tool does, so that a rule meant to protect something cannot silently
+// protect nothing.
+func checkSpecifier(r Rule) error {
+	switch ruleKind(r.Tool) {
+	case KindRead, KindWrite:
+		_, err := compilePath(r.Specifier, "/", "/")
+		return err
+	case KindNetwork:
+		_, err := parseURLSpec(r.Specifier)
+		return err
+	}
+	return nil
 }
 
 // ParseRules parses a list of rules; the error names the first bad one.
@@ -110,6 +156,7 @@ type matcher struct {
 // paths (as given and canonical). Shell lines are matched in exec.go.
 type items struct {
 	paths []string
+	hints pathHints
 }
 
 // list returns the strings rules compare with, and whether the access is
@@ -132,10 +179,10 @@ func applies(r Rule, a Access) bool {
 }
 
 // matchItem reports whether r's specifier matches one part of a.
-func (m matcher) matchItem(r Rule, a Access, item string) bool {
+func (m matcher) matchItem(r Rule, a Access, item string, hints pathHints) bool {
 	switch a.Kind {
 	case KindRead, KindWrite:
-		return m.pathMatches(r.Specifier, item)
+		return m.pathMatches(r, item, hints)
 	}
 	return false
 }
@@ -144,6 +191,9 @@ func (m matcher) matchItem(r Rule, a Access, item string) bool {
 // parts (a URL, an agent type, another tool's target).
 func (m matcher) matchWhole(r Rule, a Access) bool {
 	if a.Kind == KindNetwork {
+		if r.c != nil && r.c.url != nil {
+			return r.c.url.matches(a.Target)
+		}
 		return networkMatches(r.Specifier, a.Target)
 	}
 	return r.Specifier == a.Target
@@ -168,7 +218,7 @@ func (m matcher) anyCovers(rules []Rule, a Access, it items) (Rule, bool) {
 			continue
 		}
 		for _, p := range parts {
-			if m.matchItem(r, a, p) {
+			if m.matchItem(r, a, p, it.hints) {
 				return r, true
 			}
 		}
@@ -188,7 +238,7 @@ func (m matcher) allCovered(rules []Rule, a Access, it items) (Rule, bool) {
 	for i, p := range parts {
 		found := false
 		for _, r := range rules {
-			if applies(r, a) && (r.Specifier == "" || m.matchItem(r, a, p)) {
+			if applies(r, a) && (r.Specifier == "" || m.matchItem(r, a, p, it.hints)) {
 				if i == 0 {
 					first = r
 				}

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -26,16 +27,21 @@ func (e *Engine) suggest(d Decision, a Access, class shellclass.Result) Decision
 		if len(a.Paths) == 0 {
 			break
 		}
-		dir := filepath.Dir(a.Paths[0])
-		if rel, err := filepath.Rel(e.match.root, dir); err == nil && !strings.HasPrefix(rel, "..") {
-			if rel == "." {
-				d.Suggest = "Edit(**)"
-			} else {
-				d.Suggest = "Edit(" + filepath.ToSlash(rel) + "/**)"
-			}
+		p := a.Paths[0]
+		rel, err := filepath.Rel(e.match.root, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			d.Suggest = "Edit(//" + escapeGlob(strings.TrimPrefix(filepath.ToSlash(filepath.Dir(p)), "/")) + "/**)"
 			break
 		}
-		d.Suggest = "Edit(" + filepath.ToSlash(dir) + "/**)"
+		rel = filepath.ToSlash(rel)
+		dir := path.Dir(rel)
+		// A file that decides what runs, or one at the top of the project
+		// (whose directory is the whole project), gets a rule for itself.
+		if name, _ := protectedRel(rel); name != "" || dir == "." {
+			d.Suggest = "Edit(/" + escapeGlob(rel) + ")"
+			break
+		}
+		d.Suggest = "Edit(" + escapeGlob(dir) + "/**)"
 	case KindNetwork:
 		if u, err := url.Parse(a.Target); err == nil && u.Hostname() != "" {
 			d.Suggest = "WebFetch(domain:" + u.Hostname() + ")"
@@ -93,4 +99,16 @@ func suggestExec(class shellclass.Result) string {
 		return ""
 	}
 	return rule
+}
+
+// escapeGlob quotes the characters a path pattern treats specially.
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[{\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

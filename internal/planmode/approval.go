@@ -60,7 +60,7 @@ func (s *Session) Approve(option string, edited *string) (Approval, error) {
 		return Approval{}, fmt.Errorf("plan mode is not on")
 	}
 	pre := s.State().PrePlanMode
-	if pre == "" || pre == permission.ModePlan {
+	if pre == "" || pre == permission.ModePlan || (pre == permission.ModeBypass && !s.cfg.BypassAllowed) {
 		pre = permission.ModeDefault
 	}
 	var to permission.Mode

@@ -151,8 +151,19 @@ func (s *Session) State() State {
 }
 
 // Restore replaces the state with one loaded from a transcript. It emits
-// nothing: the session simply continues.
+// nothing: the session simply continues. A session saved in (or planning
+// its way back to) bypassPermissions resumes in default mode unless this
+// run allows bypassing: the permission to bypass belongs to the command
+// line that started a process, not to a transcript.
 func (s *Session) Restore(st State) {
+	if !s.cfg.BypassAllowed {
+		if st.Mode == permission.ModeBypass {
+			st.Mode = permission.ModeDefault
+		}
+		if st.PrePlanMode == permission.ModeBypass {
+			st.PrePlanMode = permission.ModeDefault
+		}
+	}
 	s.mu.Lock()
 	s.st = st
 	s.mu.Unlock()

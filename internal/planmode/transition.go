@@ -20,10 +20,12 @@ const (
 	ViaResume   Via = "resume"   // --approve-plan on resume
 )
 
-// Change describes a mode change that happened.
+// Change describes a mode change that happened, or was refused.
 type Change struct {
 	From, To permission.Mode
 	Via      Via
+	// Refused says the transition's guard turned the change down.
+	Refused bool
 }
 
 // Changed reports whether the mode actually changed.
@@ -34,6 +36,12 @@ func (c Change) Changed() bool { return c.From != c.To }
 // it came from and schedules the plan-mode reminder; leaving it clears
 // that memory and schedules the exit reminder. It emits ModeChanged and,
 // on entry, PlanModeEntered with the plan file's path.
+//
+// Its guard: bypassPermissions is entered only when the command line
+// allowed it (--dangerously-skip-permissions, or --permission-mode
+// bypassPermissions). No settings file, control message, approval or
+// resumed state gets past it; a refused change leaves the mode as it was
+// and says so in a notice.
 func (s *Session) SetMode(to permission.Mode, via Via) Change {
 	s.mu.Lock()
 	ch, events := s.setModeLocked(to, via)
@@ -47,6 +55,10 @@ func (s *Session) SetMode(to permission.Mode, via Via) Change {
 
 func (s *Session) setModeLocked(to permission.Mode, via Via) (Change, []event.Event) {
 	from := s.st.Mode
+	if to == permission.ModeBypass && !s.cfg.BypassAllowed {
+		return Change{From: from, To: from, Via: via, Refused: true}, []event.Event{event.Notice{Level: "warning",
+			Text: "bypassPermissions needs --dangerously-skip-permissions on the command line; the mode stays " + string(from)}}
+	}
 	ch := Change{From: from, To: to, Via: via}
 	if from == to {
 		return ch, nil

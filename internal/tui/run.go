@@ -29,15 +29,22 @@ func Run(ctx context.Context, o Options) error {
 	opts := o.App
 	opts.Interactive = true
 	opts.Asker = nil // questions go to the app's broker and from there to dialogs
+	opts.RememberedTrust = true
+	o.App = opts
+	th := colourTheme()
+	if os.Getenv("NO_COLOR") != "" {
+		th = plainTheme()
+	}
+	if !opts.Trust {
+		if start, err := askTrust(ctx, o, th); err != nil || !start {
+			return err
+		}
+	}
 	a, err := app.New(opts)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	th := colourTheme()
-	if os.Getenv("NO_COLOR") != "" {
-		th = plainTheme()
-	}
 	m := newModel(a, th)
 	defer m.Close()
 	m.demo, m.first = o.Demo, o.Prompt

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/shellenv"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
 
@@ -35,8 +36,11 @@ const (
 // BashOptions configures the Bash tool.
 type BashOptions struct {
 	// Env holds extra environment variables ("KEY=value") for commands,
-	// added to ponder's own environment.
+	// added to what Environment lets through of ponder's own.
 	Env []string
+	// Environment decides what of ponder's environment commands get;
+	// ponder's credentials never pass.
+	Environment shellenv.Policy
 	// DefaultTimeout applies when a call sets none; two minutes when zero.
 	DefaultTimeout time.Duration
 	// MaxTimeout caps what a call may ask for; ten minutes when zero.
@@ -104,7 +108,7 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 	out := newCappedOutput(bashMaxOutput)
 	cmd := exec.Command(c.opts.Shell, "-c", c.command)
 	cmd.Dir = c.dir
-	cmd.Env = append(os.Environ(), c.opts.Env...)
+	cmd.Env = append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...)
 	cmd.Stdout, cmd.Stderr = out, out // one pipe: output stays in order
 	cmd.WaitDelay = bashPipeGrace
 	setProcessGroup(cmd)

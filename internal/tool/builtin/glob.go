@@ -120,15 +120,16 @@ func (c *globCall) Run(ctx context.Context) tool.Result {
 		mu    sync.Mutex
 		found []foundFile
 	)
+	perm := newWalkFilter(ctx, "Glob", c.base)
 	m := gitignore.New(c.root)
 	err = m.Walk(ctx, c.start, gitignore.WalkOptions{}, func(e gitignore.Entry) error {
 		if e.IsDir() {
-			if !prune.mayHold(e.Rel) {
+			if !prune.mayHold(e.Rel) || !perm.allows(e) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !doublestar.MatchUnvalidated(c.pattern, e.Rel) {
+		if !doublestar.MatchUnvalidated(c.pattern, e.Rel) || !perm.allows(e) {
 			return nil
 		}
 		f := foundFile{path: e.Path, mod: modTime(e.Path)}
@@ -144,7 +145,7 @@ func (c *globCall) Run(ctx context.Context) tool.Result {
 		return tool.Errorf("Cannot search %s: %v", c.base, err)
 	}
 	if len(found) == 0 {
-		return tool.Result{Content: fmt.Sprintf("No files match %q in %s.", c.pattern, c.base), Summary: "No files found"}
+		return tool.Result{Content: joinNotes(fmt.Sprintf("No files match %q in %s.", c.pattern, c.base), perm.notes()), Summary: "No files found"}
 	}
 	sortNewestFirst(found)
 	var b strings.Builder
@@ -158,6 +159,9 @@ func (c *globCall) Run(ctx context.Context) tool.Result {
 	if len(found) > globMaxResults {
 		fmt.Fprintf(&b, "(Showing the %d most recently modified of %d matching files; %d more were left out. Use a narrower pattern or path to see them.)\n",
 			globMaxResults, len(found), len(found)-globMaxResults)
+	}
+	if hidden := perm.note(); hidden != "" {
+		b.WriteString("(" + hidden + ")\n")
 	}
 	return tool.Result{Content: b.String(), Summary: fmt.Sprintf("Found %s", plural(len(found), "file"))}
 }

@@ -156,8 +156,9 @@ func (c *grepCall) Access() permission.Access {
 
 // grepStats counts files left out of a search.
 type grepStats struct {
-	large      int  // files over the size limit
-	binaryRoot bool // the one file searched is binary
+	large      int    // files over the size limit
+	binaryRoot bool   // the one file searched is binary
+	hidden     string // what the permission rules left out, in words
 }
 
 func (c *grepCall) Run(ctx context.Context) tool.Result {
@@ -227,15 +228,16 @@ func (c *grepCall) searchTree(ctx context.Context) ([]fileResult, grepStats, err
 			}
 		}()
 	}
+	perm := newWalkFilter(ctx, "Grep", c.root)
 	m := gitignore.New(c.root)
 	err := m.Walk(ctx, "", gitignore.WalkOptions{Workers: workers}, func(e gitignore.Entry) error {
 		if e.IsDir() {
-			if c.filter.skipDir(e.Rel) {
+			if c.filter.skipDir(e.Rel) || !perm.allows(e) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !e.Type.IsRegular() || !c.filter.keep(e.Rel) {
+		if !e.Type.IsRegular() || !c.filter.keep(e.Rel) || !perm.allows(e) {
 			return nil
 		}
 		select {
@@ -253,5 +255,6 @@ func (c *grepCall) searchTree(ctx context.Context) ([]fileResult, grepStats, err
 		all = append(all, found[i]...)
 		stats.large += skipped[i].large
 	}
+	stats.hidden = perm.note()
 	return all, stats, err
 }

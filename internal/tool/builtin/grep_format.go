@@ -17,6 +17,9 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 	if stats.large > 0 {
 		notes = append(notes, fmt.Sprintf("%s larger than %d MB not searched; name such a file as path to search it.", plural(stats.large, "file"), grepMaxFileSize>>20))
 	}
+	if stats.hidden != "" {
+		notes = append(notes, stats.hidden)
+	}
 	if len(results) == 0 {
 		msg := fmt.Sprintf("No matches for %q in %s.", c.pattern, c.root)
 		if stats.binaryRoot {

@@ -80,6 +80,7 @@ func (c *lsCall) Run(ctx context.Context) tool.Result {
 	case !info.IsDir():
 		return tool.Errorf("%s is a file, not a directory. Use Read to see its contents.", c.dir)
 	}
+	perm := newWalkFilter(ctx, "LS", c.dir)
 	m := gitignore.New(c.dir)
 	var (
 		entries  []gitignore.Entry
@@ -103,7 +104,7 @@ func (c *lsCall) Run(ctx context.Context) tool.Result {
 			continue // unreadable subdirectory: show it empty
 		}
 		for _, e := range ents {
-			if c.skip(e) {
+			if c.skip(e) || !perm.allows(e) {
 				continue
 			}
 			if len(entries) == lsMaxEntries {
@@ -116,8 +117,12 @@ func (c *lsCall) Run(ctx context.Context) tool.Result {
 			}
 		}
 	}
+	out := renderTree(c.dir, entries, full, unlisted)
+	if hidden := perm.note(); hidden != "" {
+		out += "(" + hidden + ")\n"
+	}
 	return tool.Result{
-		Content: renderTree(c.dir, entries, full, unlisted),
+		Content: out,
 		Summary: fmt.Sprintf("Listed %s", plural(len(entries), "entry")),
 	}
 }

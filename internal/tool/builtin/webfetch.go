@@ -92,6 +92,15 @@ type offHostRedirect struct{ to *url.URL }
 
 func (e *offHostRedirect) Error() string { return "redirect to " + e.to.String() }
 
+// refusedRedirect stops a fetch at a redirect the permission rules do not
+// allow as they stand: each hop is decided like a fetch of its own.
+type refusedRedirect struct {
+	to *url.URL
+	d  permission.Decision
+}
+
+func (e *refusedRedirect) Error() string { return "redirect to " + e.to.String() + ": " + e.d.Reason }
+
 func (c *webFetchCall) Run(ctx context.Context) tool.Result {
 	ctx, cancel := context.WithTimeout(ctx, webFetchTimeout)
 	defer cancel()
@@ -102,24 +111,39 @@ func (c *webFetchCall) Run(ctx context.Context) tool.Result {
 	req.Header.Set("User-Agent", webFetchAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,*/*;q=0.5")
 	client := *c.client
+	gate := tool.GateFrom(ctx)
 	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return errors.New("too many redirects")
 		}
-		if r.URL.Hostname() != c.url.Hostname() {
+		if !strings.EqualFold(r.URL.Hostname(), c.url.Hostname()) {
 			return &offHostRedirect{to: r.URL}
+		}
+		if gate != nil {
+			d := gate.Decide(permission.Access{Tool: "WebFetch", Kind: permission.KindNetwork, Target: r.URL.String()})
+			if d.Behavior != permission.Allow {
+				return &refusedRedirect{to: r.URL, d: d}
+			}
 		}
 		return nil
 	}
 	resp, err := client.Do(req)
 	if err != nil {
 		var off *offHostRedirect
+		var refused *refusedRedirect
 		switch {
 		case errors.As(err, &off):
 			return tool.Result{
 				Content: fmt.Sprintf("%s redirects to another host: %s\nTo read it, call WebFetch again with that url.", c.url, off.to),
 				Summary: "Redirected to another host",
 			}
+		case errors.As(err, &refused) && refused.d.Behavior == permission.Ask:
+			return tool.Result{
+				Content: fmt.Sprintf("%s redirects to %s, which needs approval: %s\nTo read it, call WebFetch again with that url.", c.url, refused.to, refused.d.Reason),
+				Summary: "Redirect needs approval",
+			}
+		case errors.As(err, &refused):
+			return tool.Errorf("%s redirects to %s, which is refused: %s", c.url, refused.to, refused.d.Reason)
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return tool.Errorf("Fetching %s took longer than %s and was stopped.", c.url, webFetchTimeout)
 		case ctx.Err() != nil:
