@@ -223,27 +223,28 @@ func TestShellFetchesObeyWebFetchRules(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		h := newHitServer(t)
 		w := newWorld(t, api)
+		// Every loopback name is one host to the rules, so a rule for
+		// 127.0.0.1 also holds for localhost.
 		denied := []string{
 			"curl -s " + h.url("127.0.0.1", "/denied-curl"),
 			"wget -qO- " + h.url("127.0.0.1", "/denied-wget"),
 			"sh -c 'curl -s " + h.url("127.0.0.1", "/denied-sh") + "'",
-			"curl -s " + h.url("localhost", "/not-allowed"),
+			"curl -s " + h.url("localhost", "/denied-localhost"),
 		}
 		var calls []fakemodel.ToolCall
 		for _, c := range denied {
 			calls = append(calls, bashCall(c))
 		}
-		calls = append(calls, bashCall("curl -s "+h.url("localhost", "/allowed")))
 		w.srv.Add(callsThenDone("fetch things", calls)...)
 		w.mustRun(0, "", "-p", "fetch things", "--disallowedTools", "WebFetch(domain:127.0.0.1)",
-			"--allowedTools", "WebFetch("+h.url("localhost", "/allowed")+")")
+			"--allowedTools", "WebFetch("+h.url("localhost", "/denied-localhost")+")")
 		res := w.lastResults(len(calls))
 		for i, c := range denied {
 			if !failed(res[i]) {
 				t.Errorf("%q was not refused: %q", c, res[i].Content)
 			}
 		}
-		for _, p := range []string{"/denied-curl", "/denied-wget", "/denied-sh"} {
+		for _, p := range []string{"/denied-curl", "/denied-wget", "/denied-sh", "/denied-localhost"} {
 			if h.count(p) != 0 {
 				t.Errorf("%s was fetched", p)
 			}
@@ -251,14 +252,21 @@ func TestShellFetchesObeyWebFetchRules(t *testing.T) {
 		if !strings.Contains(res[0].Content, "WebFetch(domain:127.0.0.1)") {
 			t.Errorf("the refusal does not name the rule: %q", res[0].Content)
 		}
-		// No rule allows this address: the fetch needs a yes nobody can
-		// give.
-		if h.count("/not-allowed") != 0 || !strings.Contains(res[3].Content, "nobody can give it") {
-			t.Errorf("a fetch no rule allows: %d hits, %q", h.count("/not-allowed"), res[3].Content)
+
+		// Without a deny rule: an address no rule allows needs a yes
+		// nobody can give; the allowed one is fetched.
+		calls = []fakemodel.ToolCall{
+			bashCall("curl -s " + h.url("localhost", "/not-allowed")),
+			bashCall("curl -s " + h.url("localhost", "/allowed")),
 		}
-		// The allowed host is fetched.
-		if failed(res[4]) || h.count("/allowed") != 1 || !strings.Contains(res[4].Content, "served /allowed") {
-			t.Errorf("allowed fetch: %d hits, %q", h.count("/allowed"), res[4].Content)
+		w.srv.Add(callsThenDone("fetch more", calls)...)
+		w.mustRun(0, "", "-p", "fetch more", "--allowedTools", "WebFetch("+h.url("localhost", "/allowed")+")")
+		res = w.lastResults(len(calls))
+		if h.count("/not-allowed") != 0 || !strings.Contains(res[0].Content, "nobody can give it") {
+			t.Errorf("a fetch no rule allows: %d hits, %q", h.count("/not-allowed"), res[0].Content)
+		}
+		if failed(res[1]) || h.count("/allowed") != 1 || !strings.Contains(res[1].Content, "served /allowed") {
+			t.Errorf("allowed fetch: %d hits, %q", h.count("/allowed"), res[1].Content)
 		}
 	})
 }
