@@ -86,7 +86,7 @@ type natsMailbox struct {
 	outstanding map[*natsDelivery]struct{}
 }
 
-func natsStreamName(team string) string   { return "PONDER_TEAM_" + team }
+func natsStreamName(team string) string    { return "PONDER_TEAM_" + team }
 func natsSubject(team, name string) string { return "ponder.team." + team + ".inbox." + name }
 func natsConsumerName(name string) string  { return "inbox-" + name }
 
