@@ -30,6 +30,7 @@ var conformance = []conformanceCase{
 	{"RetriedSendStoredOnce", testRetriedSendStoredOnce},
 	{"ConcurrentSenders", testConcurrentSenders},
 	{"TwoReceiversNeverShare", testTwoReceivers},
+	{"OneDeliveryAtATime", testOneDeliveryAtATime},
 	{"ReceiveWakesOnSend", testReceiveWakesOnSend},
 	{"ReceiveCancel", testReceiveCancel},
 	{"HostileNames", testHostileNames},
@@ -342,6 +343,30 @@ func testTwoReceivers(t *testing.T, b backend) {
 	}
 	if overlap.Load() {
 		t.Fatal("two deliveries of one inbox were outstanding at once")
+	}
+}
+
+// testOneDeliveryAtATime: while one receiver holds the oldest message,
+// another gets nothing, not even the next one; that is what keeps an
+// inbox in order when the holder gives its message back or dies.
+func testOneDeliveryAtATime(t *testing.T, b backend) {
+	holder, other := b.open(t), b.open(t)
+	m1, m2 := textMsg(t, b.team, "lead", "worker", "1"), textMsg(t, b.team, "lead", "worker", "2")
+	send(t, holder, m1, m2)
+	d := receive(t, holder, "worker")
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	if got, err := other.Receive(ctx, "worker"); !errors.Is(err, context.DeadlineExceeded) {
+		if got != nil {
+			t.Fatalf("a second receiver got %s while %s was held", got.Message().ID, m1.ID)
+		}
+		t.Fatal(err)
+	}
+	if err := d.Nak(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if got := receive(t, other, "worker"); got.Message().ID != m1.ID {
+		t.Fatalf("after the holder gave it back, got %s, want %s", got.Message().ID, m1.ID)
 	}
 }
 

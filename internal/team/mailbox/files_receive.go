@@ -72,9 +72,9 @@ func (m *fileMailbox) tryReceive(ctx context.Context, name string) (Delivery, er
 		return nil, err
 	}
 	file := names[0]
-	f, err := m.root.OpenFile(path.Join(dir, file), os.O_RDONLY, 0)
+	f, err := m.openMessage(path.Join(dir, file))
 	if err != nil {
-		return nil, fmt.Errorf("mailbox: opening %s: %w", file, err)
+		return nil, err
 	}
 	ok, err := tryLock(f)
 	if err != nil || !ok {
@@ -115,9 +115,9 @@ func (m *fileMailbox) recoverLeases(name string) (busy bool, err error) {
 	}
 	for _, file := range leased {
 		p := path.Join(dir, dirProcessing, file)
-		f, err := m.root.OpenFile(p, os.O_RDONLY, 0)
+		f, err := m.openMessage(p)
 		if err != nil {
-			return false, fmt.Errorf("mailbox: opening %s: %w", p, err)
+			return false, err
 		}
 		ok, err := tryLock(f)
 		if err == nil && !ok {
@@ -132,6 +132,25 @@ func (m *fileMailbox) recoverLeases(name string) (busy bool, err error) {
 		}
 	}
 	return busy, nil
+}
+
+// openMessage opens a message file for reading and locking. It does
+// not wait on a FIFO planted under a message's name (O_NONBLOCK) and
+// refuses anything but a regular file.
+func (m *fileMailbox) openMessage(p string) (*os.File, error) {
+	f, err := m.root.OpenFile(p, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, fmt.Errorf("mailbox: opening %s: %w", p, err)
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("not a regular file (%v)", info.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("mailbox: opening %s: %w", p, err)
+	}
+	return f, nil
 }
 
 // reject moves an unreadable message file out of the way, so it blocks

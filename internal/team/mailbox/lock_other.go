@@ -13,3 +13,5 @@ func tryLock(*os.File) (bool, error) {
 }
 
 const locksSupported = false
+
+const openNonblock = 0

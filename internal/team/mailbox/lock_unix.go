@@ -41,6 +41,9 @@ func tryLock(f *os.File) (bool, error) {
 	}
 }
 
+// openNonblock keeps opening a FIFO from waiting for a writer.
+const openNonblock = syscall.O_NONBLOCK
+
 // locksSupported reports whether this system has the locks the file
 // mailbox needs.
 const locksSupported = true

@@ -27,7 +27,9 @@ import (
 //     the server it is still in progress every AckWait/3;
 //   - MaxDeliver unlimited: JetStream would otherwise drop a message after
 //     so many attempts, silently losing a request; a receiver that cannot
-//     use a message says so by acknowledging it.
+//     use a message says so by acknowledging it;
+//   - an inactive threshold of a week, after which an unread inbox's
+//     consumer (not its messages) is removed, and created again on use.
 //
 // Sends carry the message ID as Nats-Msg-Id, so the server stores a
 // retried send once within its duplicate window (10 minutes here); the
@@ -66,6 +68,9 @@ func (o NATSOptions) withDefaults() NATSOptions {
 const (
 	// natsDuplicateWindow is how long the server remembers message IDs.
 	natsDuplicateWindow = 10 * time.Minute
+	// natsInactiveThreshold is how long an unread inbox keeps its
+	// consumer on the server.
+	natsInactiveThreshold = 7 * 24 * time.Hour
 	// pullWait is how long one pull request waits on the server; a
 	// Receive repeats it until a message comes or its context ends.
 	pullWait = 5 * time.Second
@@ -134,7 +139,7 @@ func OpenNATS(serverURL, team string, opts NATSOptions) (Mailbox, error) {
 	})
 	if err != nil {
 		nc.Close()
-		if errors.Is(err, jetstream.ErrJetStreamNotEnabled) {
+		if errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrNoResponders) {
 			return nil, fmt.Errorf("mailbox: the NATS server at %s does not have JetStream enabled (start it with -js)", m.server)
 		}
 		return nil, fmt.Errorf("mailbox: creating the stream %s at %s: %w", m.stream, m.server, err)
@@ -178,6 +183,12 @@ func (m *natsMailbox) consumer(ctx context.Context, name string) (jetstream.Cons
 		AckWait:       m.opts.AckWait,
 		MaxDeliver:    -1,
 		MaxAckPending: 1,
+		// An inbox no one has read for a week loses its consumer, not
+		// its messages (they stay in the stream until acknowledged): the
+		// next Receive creates it again and starts from the oldest. This
+		// keeps the server from collecting consumers for every name
+		// anyone ever asked about.
+		InactiveThreshold: natsInactiveThreshold,
 	})
 	if err != nil {
 		return nil, m.wrap(fmt.Sprintf("opening the inbox of %s", name), err)

@@ -88,7 +88,7 @@ func (m *natsMailbox) next(ctx context.Context, name string) (jetstream.Msg, err
 					return nil, err
 				}
 				m.forget(name)
-				if !m.transient() && !errors.Is(r.err, jetstream.ErrConsumerDeleted) && !errors.Is(r.err, jetstream.ErrConsumerNotFound) {
+				if !m.transient() && !consumerGone(r.err) {
 					return nil, m.wrap(fmt.Sprintf("receiving for %s", name), r.err)
 				}
 			case <-ctx.Done():
@@ -113,6 +113,13 @@ func (m *natsMailbox) next(ctx context.Context, name string) (jetstream.Msg, err
 		}
 		backoff = min(2*backoff, 2*time.Second)
 	}
+}
+
+// consumerGone reports whether a pull failed because the consumer no
+// longer exists (a pull request to a deleted consumer finds no one to
+// answer it): it is created again.
+func consumerGone(err error) bool {
+	return errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, nats.ErrNoResponders)
 }
 
 // transient reports whether the connection is down for now (and will

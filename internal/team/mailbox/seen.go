@@ -34,6 +34,7 @@ type Seen struct {
 	root *os.Root // <configDir>/teams
 	file string
 	lock string
+	keep int // seenKeep, smaller in tests
 
 	mu     sync.Mutex
 	ids    map[string]struct{}
@@ -65,7 +66,7 @@ func OpenSeen(configDir, team, name string) (*Seen, error) {
 		root.Close()
 		return nil, fmt.Errorf("mailbox: creating the seen record of %s: %w", name, err)
 	}
-	s := &Seen{root: root, file: path.Join(dir, name+".log"), lock: path.Join(dir, name+".lock")}
+	s := &Seen{root: root, file: path.Join(dir, name+".log"), lock: path.Join(dir, name+".lock"), keep: seenKeep}
 	if err := s.refresh(); err != nil {
 		root.Close()
 		return nil, err
@@ -105,24 +106,33 @@ func (s *Seen) Add(id string) error {
 	if err := s.refresh(); err != nil {
 		return err
 	}
-	if len(s.ids) >= 2*seenKeep {
+	if len(s.ids) >= 2*s.keep {
 		return s.compact()
 	}
 	return nil
 }
 
-// waitLock takes the record's lock; holders keep it for one append.
+// waitLock takes the record's lock. Holders keep it for one append, so
+// a lock held for long means a stopped process: give up after
+// seenLockWait rather than hang.
 func (s *Seen) waitLock(lock *os.File) error {
 	delay := 100 * time.Microsecond
+	deadline := time.Now().Add(seenLockWait)
 	for {
 		ok, err := tryLock(lock)
 		if err != nil || ok {
 			return err
 		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("mailbox: the seen record %s has been locked by another process for %s", s.file, seenLockWait)
+		}
 		time.Sleep(delay)
 		delay = min(2*delay, 20*time.Millisecond)
 	}
 }
+
+// seenLockWait bounds waitLock.
+const seenLockWait = 30 * time.Second
 
 // append adds a line, first cutting a torn last line a crash left.
 func (s *Seen) append(id string) error {
@@ -173,7 +183,7 @@ func (s *Seen) refresh() error {
 	return nil
 }
 
-// compact rewrites the record with its newest seenKeep IDs. The caller
+// compact rewrites the record with its newest keep IDs. The caller
 // holds the lock.
 func (s *Seen) compact() error {
 	data, err := s.root.ReadFile(s.file)
@@ -181,7 +191,7 @@ func (s *Seen) compact() error {
 		return err
 	}
 	lines := completeLines(data)
-	lines = lines[max(0, len(lines)-seenKeep):]
+	lines = lines[max(0, len(lines)-s.keep):]
 	var buf bytes.Buffer
 	for _, l := range lines {
 		buf.WriteString(l)
