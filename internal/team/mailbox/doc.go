@@ -43,6 +43,13 @@
 // request ID, and be idempotent by it; a crash after the ID is recorded
 // never applies it twice.
 //
+// Receive waits without busy polling where it can: JetStream delivers
+// to a waiting pull request, and on Linux the file mailbox sleeps on
+// inotify, looking again every 500 ms only while another receiver holds
+// a lease (a holder's death changes no file). Elsewhere the file mailbox
+// polls, from 10 ms up to 250 ms; a Send through the same Mailbox wakes
+// its receivers at once everywhere.
+//
 // What is not promised: order between different inboxes, or between two
 // sends that overlap in time; delivery while the JetStream server is
 // unreachable (Send fails after its deadline, Receive waits); and, for

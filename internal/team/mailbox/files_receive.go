@@ -31,11 +31,11 @@ func (m *fileMailbox) Receive(ctx context.Context, name string) (Delivery, error
 
 	for polls := 0; ; polls++ {
 		local := m.changed() // before looking, so a change while looking wakes us
-		d, err := m.tryReceive(ctx, name)
+		d, busy, err := m.tryReceive(ctx, name)
 		if d != nil || err != nil {
 			return d, err
 		}
-		t := time.NewTimer(w.fallback(polls))
+		t := time.NewTimer(w.fallback(polls, busy))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -53,55 +53,55 @@ func (m *fileMailbox) Receive(ctx context.Context, name string) (Delivery, error
 }
 
 // tryReceive leases the oldest message of name's inbox, if there is one
-// and no live lease is outstanding. Under the inbox lock it first gives
-// back the leases whose holders are gone.
-func (m *fileMailbox) tryReceive(ctx context.Context, name string) (Delivery, error) {
+// and no live lease is outstanding (busy). Under the inbox lock it first
+// gives back the leases whose holders are gone.
+func (m *fileMailbox) tryReceive(ctx context.Context, name string) (d Delivery, busy bool, err error) {
 	lock, err := m.lockInbox(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer lock.Close()
 
-	busy, err := m.recoverLeases(name)
+	busy, err = m.recoverLeases(name)
 	if err != nil || busy {
-		return nil, err
+		return nil, busy, err
 	}
 	dir := m.inbox(name)
 	names, err := m.messageNames(dir)
 	if err != nil || len(names) == 0 {
-		return nil, err
+		return nil, false, err
 	}
 	file := names[0]
 	f, err := m.openMessage(path.Join(dir, file))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	ok, err := tryLock(f)
 	if err != nil || !ok {
 		// Locked by something that is not a receiver of this package:
 		// wait as for a live lease.
 		f.Close()
-		return nil, err
+		return nil, true, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxMessageBytes+1))
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("mailbox: reading %s: %w", file, err)
+		return nil, false, fmt.Errorf("mailbox: reading %s: %w", file, err)
 	}
 	msg, derr := decodeMessage(data, m.team, name, path.Join(m.inbox(name), file))
 	if derr != nil {
 		f.Close()
-		return nil, m.reject(name, file, derr)
+		return nil, false, m.reject(name, file, derr)
 	}
 	if err := m.root.Rename(path.Join(dir, file), path.Join(dir, dirProcessing, file)); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("mailbox: leasing %s: %w", file, err)
+		return nil, false, fmt.Errorf("mailbox: leasing %s: %w", file, err)
 	}
-	d := &fileDelivery{m: m, inbox: name, file: file, f: f, msg: msg}
+	fd := &fileDelivery{m: m, inbox: name, file: file, f: f, msg: msg}
 	m.mu.Lock()
-	m.outstanding[d] = struct{}{}
+	m.outstanding[fd] = struct{}{}
 	m.mu.Unlock()
-	return d, nil
+	return fd, false, nil
 }
 
 // recoverLeases returns to the inbox every leased file whose lock can be

@@ -115,6 +115,7 @@ func OpenNATS(serverURL, team string, opts NATSOptions) (Mailbox, error) {
 		nats.Name(opts.ClientName),
 		nats.Timeout(opts.ConnectTimeout),
 		nats.MaxReconnects(-1),
+		nats.PingInterval(20*time.Second), // notice a dead server within a minute
 		nats.CustomReconnectDelay(reconnectDelay),
 	)
 	if err != nil {

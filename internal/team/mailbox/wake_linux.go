@@ -8,12 +8,17 @@ import (
 	"time"
 )
 
-// watchFallback is how often a waiting receiver looks at its inbox when
-// inotify watches it: the only change inotify cannot report is the death
-// of a process holding a lease (the kernel drops the lock; no file
-// changes), so this bounds how late a message leased by a killed
-// receiver is handed out again.
-const watchFallback = 500 * time.Millisecond
+// How often a waiting receiver looks at its inbox when inotify watches
+// it. The one change inotify cannot report is the death of a process
+// holding a lease (the kernel drops the lock; no file changes), so while
+// a lease is out the receiver looks every leaseCheck: that bounds how
+// late a message leased by a killed receiver is handed out again.
+// Otherwise inotify reports every arrival, and idleCheck only guards
+// against a lost event.
+const (
+	leaseCheck = 500 * time.Millisecond
+	idleCheck  = 5 * time.Second
+)
 
 // watcher wakes a waiting receiver when a file is moved into its inbox
 // or out of its processing directory, from any process, through Linux's
@@ -65,12 +70,17 @@ func (w *watcher) changed() <-chan struct{} {
 	return w.c
 }
 
-// fallback is how long to wait before looking again without a signal.
-func (w *watcher) fallback(polls int) time.Duration {
-	if w == nil {
+// fallback is how long to wait before looking again without a signal;
+// busy says a lease is out.
+func (w *watcher) fallback(polls int, busy bool) time.Duration {
+	switch {
+	case w == nil:
 		return pollInterval(polls)
+	case busy:
+		return leaseCheck
+	default:
+		return idleCheck
 	}
-	return watchFallback
 }
 
 func (w *watcher) close() {

@@ -13,6 +13,6 @@ func newWatcher(inbox, processing string) *watcher { return nil }
 
 func (w *watcher) changed() <-chan struct{} { return nil }
 
-func (w *watcher) fallback(polls int) time.Duration { return pollInterval(polls) }
+func (w *watcher) fallback(polls int, busy bool) time.Duration { return pollInterval(polls) }
 
 func (w *watcher) close() {}
