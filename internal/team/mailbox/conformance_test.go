@@ -559,6 +559,11 @@ func testBadMessageSetAside(t *testing.T, b backend) {
 	if n := pending(t, mb, "worker"); n != 0 {
 		t.Fatalf("pending = %d: a bad message would be delivered again", n)
 	}
+	kept := b.rejected(t, "worker")
+	sort.Strings(kept)
+	if len(kept) != 3 || kept[0] != "this is not json" {
+		t.Fatalf("the bad messages were not kept: %q", kept)
+	}
 }
 
 func testPendingCountsLeased(t *testing.T, b backend) {

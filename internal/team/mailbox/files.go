@@ -84,7 +84,10 @@ func OpenFiles(configDir, team string, opts FileOptions) (Mailbox, error) {
 	if configDir == "" {
 		return nil, errors.New("mailbox: no config directory for the file mailbox")
 	}
-	teams := filepath.Join(configDir, "teams")
+	teams, err := filepath.Abs(filepath.Join(configDir, "teams"))
+	if err != nil {
+		return nil, fmt.Errorf("mailbox: the config directory %s: %w", configDir, err)
+	}
 	if err := os.MkdirAll(teams, 0o700); err != nil {
 		return nil, fmt.Errorf("mailbox: creating %s: %w", teams, err)
 	}

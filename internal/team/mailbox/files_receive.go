@@ -30,8 +30,14 @@ func (m *fileMailbox) Receive(ctx context.Context, name string) (Delivery, error
 	defer w.close()
 
 	for polls := 0; ; polls++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		local := m.changed() // before looking, so a change while looking wakes us
 		d, busy, err := m.tryReceive(ctx, name)
+		if err != nil && m.checkOpen() != nil {
+			return nil, ErrClosed // closed while looking
+		}
 		if d != nil || err != nil {
 			return d, err
 		}

@@ -56,6 +56,8 @@ type backend struct {
 	inject func(t *testing.T, name string, data []byte)
 	// stored counts every message stored for the team, in any inbox.
 	stored func(t *testing.T) int
+	// rejected returns the unreadable messages set aside for name.
+	rejected func(t *testing.T, name string) []string
 	// dir is the file mailbox's config directory ("" for JetStream).
 	dir string
 }
@@ -98,6 +100,18 @@ func fileBackend(t *testing.T) backend {
 			})
 			return n
 		},
+		rejected: func(t *testing.T, name string) []string {
+			files, _ := filepath.Glob(filepath.Join(dir, "teams", team, "inboxes", name, "rejected", "*"))
+			var out []string
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, string(data))
+			}
+			return out
+		},
 	}
 }
 
@@ -138,6 +152,25 @@ func natsBackend(t *testing.T, url string) backend {
 				t.Fatal(err)
 			}
 			return int(st.State.Msgs)
+		},
+		rejected: func(t *testing.T, name string) []string {
+			mb := openNATSInternal(t, url, team)
+			st, err := mb.js.Stream(context.Background(), natsStreamName(team))
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, err := st.Info(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
+				raw, err := st.GetMsg(context.Background(), seq)
+				if err == nil && raw.Subject == natsRejectedSubject(team, name) {
+					out = append(out, string(raw.Data))
+				}
+			}
+			return out
 		},
 	}
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // The JetStream mailbox keeps each team in one stream, PONDER_TEAM_<team>,
-// on the subjects ponder.team.<team>.inbox.<name>, with work-queue
+// on the subjects ponder.team.<team>.inbox.<name> (and .rejected.<name>
+// for unreadable messages set aside), with work-queue
 // retention: a message stays stored until the inbox's consumer
 // acknowledges it, then it is deleted. Each inbox has one durable pull
 // consumer, inbox-<name>, shared by every receiver of that inbox in any
@@ -95,6 +96,12 @@ func natsStreamName(team string) string    { return "PONDER_TEAM_" + team }
 func natsSubject(team, name string) string { return "ponder.team." + team + ".inbox." + name }
 func natsConsumerName(name string) string  { return "inbox-" + name }
 
+// natsRejectedSubject is where unreadable messages sent to name are
+// kept; no consumer reads it.
+func natsRejectedSubject(team, name string) string {
+	return "ponder.team." + team + ".rejected." + name
+}
+
 // OpenNATS connects to the JetStream server(s) at serverURL and returns
 // the mailbox of team, creating its stream if needed. The connection
 // reconnects on its own, with backoff, for as long as the mailbox is
@@ -131,7 +138,7 @@ func OpenNATS(serverURL, team string, opts NATSOptions) (Mailbox, error) {
 	_, err = m.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        m.stream,
 		Description: "ponder team " + team + ": one subject per member's inbox",
-		Subjects:    []string{natsSubject(team, "*")},
+		Subjects:    []string{natsSubject(team, "*"), natsRejectedSubject(team, "*")},
 		Retention:   jetstream.WorkQueuePolicy,
 		Storage:     jetstream.FileStorage,
 		Duplicates:  natsDuplicateWindow,

@@ -26,14 +26,14 @@ func (m *natsMailbox) Receive(ctx context.Context, name string) (Delivery, error
 	if err != nil {
 		return nil, err
 	}
-	where := "stream " + m.stream
+	var seq uint64
 	if meta, err := raw.Metadata(); err == nil {
-		where = fmt.Sprintf("stream %s, sequence %d", m.stream, meta.Sequence.Stream)
+		seq = meta.Sequence.Stream
 	}
+	where := fmt.Sprintf("stream %s, sequence %d", m.stream, seq)
 	msg, derr := decodeMessage(raw.Data(), m.team, name, where)
 	if derr != nil {
-		_ = raw.TermWithReason("not a ponder mailbox message")
-		return nil, &BadMessageError{Inbox: name, Where: where + " at " + m.server + " (terminated)", Err: derr}
+		return nil, m.setAside(ctx, name, raw, seq, derr)
 	}
 	d := &natsDelivery{m: m, raw: raw, msg: msg, stop: make(chan struct{})}
 	m.mu.Lock()
@@ -46,6 +46,28 @@ func (m *natsMailbox) Receive(ctx context.Context, name string) (Delivery, error
 	m.mu.Unlock()
 	go d.keepAlive(m.opts.AckWait / 3)
 	return d, nil
+}
+
+// setAside copies an unreadable message to the team's rejected subject
+// for name, where it stays (no consumer reads it) for a person to look
+// at, and terminates the original so it blocks the inbox no longer.
+func (m *natsMailbox) setAside(ctx context.Context, name string, raw jetstream.Msg, seq uint64, cause error) error {
+	keep := &nats.Msg{Subject: natsRejectedSubject(m.team, name), Data: raw.Data(), Header: nats.Header{}}
+	keep.Header.Set("Ponder-Rejected-Sequence", fmt.Sprint(seq))
+	keep.Header.Set("Ponder-Rejected-Reason", cause.Error())
+	ctx, cancel := context.WithTimeout(ctx, m.opts.SendTimeout)
+	defer cancel()
+	_, err := m.js.PublishMsg(ctx, keep, jetstream.WithMsgID(fmt.Sprintf("rejected-%d", seq)), jetstream.WithExpectStream(m.stream))
+	if err != nil && m.transient() {
+		_ = raw.Nak() // try again once the server is back
+		return m.wrap(fmt.Sprintf("setting aside an unreadable message (sequence %d) for %s", seq, name), err)
+	}
+	_ = raw.TermWithReason("not a ponder mailbox message")
+	where := fmt.Sprintf("%s at %s, copied to %s", m.stream, m.server, keep.Subject)
+	if err != nil {
+		where = fmt.Sprintf("%s at %s, dropped: it could not be copied: %v", m.stream, m.server, err)
+	}
+	return &BadMessageError{Inbox: name, Where: fmt.Sprintf("sequence %d of stream %s", seq, where), Err: cause}
 }
 
 type fetched struct {

@@ -27,7 +27,7 @@ func TestNATSConfiguration(t *testing.T) {
 	}
 	sc := st.CachedInfo().Config
 	if sc.Retention != jetstream.WorkQueuePolicy || sc.Storage != jetstream.FileStorage ||
-		sc.Duplicates != 10*time.Minute || len(sc.Subjects) != 1 || sc.Subjects[0] != "ponder.team."+team+".inbox.*" ||
+		sc.Duplicates != 10*time.Minute || len(sc.Subjects) != 2 || sc.Subjects[0] != "ponder.team."+team+".inbox.*" || sc.Subjects[1] != "ponder.team."+team+".rejected.*" ||
 		sc.MaxMsgSize != MaxMessageBytes || sc.MaxAge != 0 {
 		t.Fatalf("stream config: %+v", sc)
 	}
