@@ -243,6 +243,13 @@ func testRetriedSendStoredOnce(t *testing.T, b backend) {
 	if n := pending(t, mb, "worker"); n != 0 {
 		t.Fatalf("a retry after the ack was stored again: pending = %d", n)
 	}
+	// The same ID for another member is another message.
+	copyTo := m
+	copyTo.To = "reviewer"
+	send(t, mb, copyTo)
+	if n := pending(t, mb, "reviewer"); n != 1 {
+		t.Fatalf("a message with the ID of one in another inbox was dropped: pending = %d", n)
+	}
 }
 
 func testConcurrentSenders(t *testing.T, b backend) {

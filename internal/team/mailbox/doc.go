@@ -19,10 +19,12 @@
 // Once Send returns nil the message is stored durably (fsync'd, or
 // acknowledged by the JetStream server) and will be delivered to its
 // inbox at least once, however often either side crashes or restarts.
-// Sending the same Message again (same ID) after an error or a crash
-// stores it once: the file mailbox finds the ID among the inbox's
-// queued, leased and recently acknowledged messages, and JetStream
-// drops the copy by its Nats-Msg-Id header.
+// Sending the same Message again (same ID, same recipient) after an
+// error or a crash stores it once: the file mailbox finds the ID among
+// the inbox's queued, leased and recently acknowledged messages, and
+// JetStream drops the copy by its Nats-Msg-Id header. An ID is unique
+// per inbox: a message with the ID of one already in another member's
+// inbox is a different message.
 //
 // An inbox is delivered in send order, one message at a time: Receive
 // hands out the oldest message not yet acknowledged, and no other

@@ -32,9 +32,12 @@ import (
 //   - an inactive threshold of a week, after which an unread inbox's
 //     consumer (not its messages) is removed, and created again on use.
 //
-// Sends carry the message ID as Nats-Msg-Id, so the server stores a
-// retried send once within its duplicate window (10 minutes here); the
-// receiver's Seen record catches a copy sent later than that.
+// Sends carry <recipient>/<message ID> as Nats-Msg-Id, so the server
+// stores a retried send once within its duplicate window (10 minutes
+// here); the receiver's Seen record catches a copy sent later than that.
+// The recipient is part of it because the server's window covers the
+// whole stream, and a retry is a duplicate only within one inbox, as in
+// the file mailbox.
 
 // NATSOptions tunes the JetStream mailbox; the zero value is the default.
 type NATSOptions struct {
@@ -95,6 +98,9 @@ type natsMailbox struct {
 func natsStreamName(team string) string    { return "PONDER_TEAM_" + team }
 func natsSubject(team, name string) string { return "ponder.team." + team + ".inbox." + name }
 func natsConsumerName(name string) string  { return "inbox-" + name }
+
+// natsMsgID is the de-duplication ID of msg: one per inbox.
+func natsMsgID(msg Message) string { return msg.To + "/" + msg.ID }
 
 // natsRejectedSubject is where unreadable messages sent to name are
 // kept; no consumer reads it.
@@ -223,7 +229,7 @@ func (m *natsMailbox) wrap(doing string, err error) error {
 	return fmt.Errorf("mailbox: %s at %s: %w", doing, m.server, err)
 }
 
-// Send publishes msg with its ID as Nats-Msg-Id and waits for the
+// Send publishes msg with natsMsgID as Nats-Msg-Id and waits for the
 // server to confirm it stored it, for at most SendTimeout (or ctx).
 func (m *natsMailbox) Send(ctx context.Context, msg Message) error {
 	if err := m.checkOpen(); err != nil {
@@ -239,7 +245,7 @@ func (m *natsMailbox) Send(ctx context.Context, msg Message) error {
 	ctx, cancel := context.WithTimeout(ctx, m.opts.SendTimeout)
 	defer cancel()
 	_, err = m.js.PublishMsg(ctx, &nats.Msg{Subject: natsSubject(m.team, msg.To), Data: data},
-		jetstream.WithMsgID(msg.ID), jetstream.WithExpectStream(m.stream))
+		jetstream.WithMsgID(natsMsgID(msg)), jetstream.WithExpectStream(m.stream))
 	if err == nil {
 		return nil
 	}

@@ -57,7 +57,7 @@ func (m *natsMailbox) setAside(ctx context.Context, name string, raw jetstream.M
 	keep.Header.Set("Ponder-Rejected-Reason", cause.Error())
 	ctx, cancel := context.WithTimeout(ctx, m.opts.SendTimeout)
 	defer cancel()
-	_, err := m.js.PublishMsg(ctx, keep, jetstream.WithMsgID(fmt.Sprintf("rejected-%d", seq)), jetstream.WithExpectStream(m.stream))
+	_, err := m.js.PublishMsg(ctx, keep, jetstream.WithMsgID(fmt.Sprintf("rejected/%d", seq)), jetstream.WithExpectStream(m.stream))
 	if err != nil && m.transient() {
 		_ = raw.Nak() // try again once the server is back
 		return m.wrap(fmt.Sprintf("setting aside an unreadable message (sequence %d) for %s", seq, name), err)

@@ -67,8 +67,8 @@ func TestNATSMessageIDHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := raw.Header.Get("Nats-Msg-Id"); got != m.ID {
-		t.Fatalf("Nats-Msg-Id = %q, want %q", got, m.ID)
+	if got := raw.Header.Get("Nats-Msg-Id"); got != "worker/"+m.ID {
+		t.Fatalf("Nats-Msg-Id = %q, want worker/%s", got, m.ID)
 	}
 }
 
