@@ -16,9 +16,12 @@
 //
 // # The delivery promise
 //
-// Once Send returns nil the message is stored durably (fsync'd, or
-// acknowledged by the JetStream server) and will be delivered to its
-// inbox at least once, however often either side crashes or restarts.
+// Once Send returns nil the message is stored durably and will be
+// delivered to its inbox at least once, however often either side
+// crashes or restarts. Durably means synced to disk by the file
+// mailbox, and acknowledged by the JetStream server, which survives its
+// own crash but syncs to disk on its own schedule (every two minutes by
+// default): run it with sync_always where a power cut must lose nothing.
 // Sending the same Message again (same ID, same recipient) after an
 // error or a crash stores it once: the file mailbox finds the ID among
 // the inbox's queued, leased and recently acknowledged messages, and
