@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package shellenv
 
@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,13 +28,12 @@ const concealMax = 8 << 10
 // or other secret-looking variables, Conceal writes them to a pipe and
 // re-executes the program in place (same process id, arguments and
 // descriptors) without them; the new image reads them back into its own
-// copy of the environment, where the program uses them as before.
+// copy of the environment, where the program uses them as before. (Linux
+// overwrites the block in place instead, which costs no second start.)
 //
 // Call it first thing in main. It returns only when there is nothing to
 // conceal, after the hand-over in the re-executed program, or when the
-// re-execution failed (then the environment is as it was). On Linux the
-// process is also made non-dumpable, so that the same user's other
-// programs cannot read the secrets from its memory either.
+// re-execution failed (then the environment is as it was).
 func Conceal() error {
 	keepMemoryPrivate()
 	if fd := os.Getenv(concealVar); fd != "" {
@@ -105,11 +103,5 @@ func restore(fdText string) error {
 	return nil
 }
 
-// executable is the running program's file, even if it was replaced or
-// removed since it started.
-func executable() (string, error) {
-	if runtime.GOOS == "linux" {
-		return "/proc/self/exe", nil
-	}
-	return os.Executable()
-}
+// executable is the running program's file.
+func executable() (string, error) { return os.Executable() }
