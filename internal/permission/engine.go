@@ -41,6 +41,31 @@ type Decision struct {
 	// Rule names the rule or limit that decided ("deny rule Bash(rm:*)",
 	// "plan mode").
 	Rule string
+	// Sandbox says the command must run inside the OS sandbox: every
+	// command in plan mode and in read-only agents, and elsewhere a
+	// command allowed only because it was judged read-only. A command the
+	// user or an allow rule approved, or one run in bypass mode, is not
+	// confined. For an Ask it says what applies once the user says yes.
+	Sandbox bool
+}
+
+// RuleReadOnlyCommand is the rule of a command allowed because it was
+// judged read-only.
+const RuleReadOnlyCommand = "read-only command"
+
+// SandboxPolicy is what the engine knows of the OS sandbox.
+type SandboxPolicy struct {
+	// Available says commands can be confined.
+	Available bool
+	// AllowUnsandboxed (sandbox.allowUnsandboxed) lets plan mode and
+	// read-only agents run commands judged read-only when no sandbox is
+	// available, with the command check as the only wall. Without it they
+	// run no commands at all then.
+	AllowUnsandboxed bool
+	// ClassifierOff is a test switch (PONDER_TEST_CLASSIFIER=off): every
+	// command counts as read-only, so that tests can prove the sandbox
+	// alone holds. It is honoured only while a sandbox is available.
+	ClassifierOff bool
 }
 
 // Context is what the decision depends on besides the call itself.
@@ -68,6 +93,7 @@ type Engine struct {
 	match matcher
 	// canonRoot is the project root with symlinks resolved, once.
 	canonRoot string
+	sandbox   SandboxPolicy
 }
 
 // Rules are the rule texts an engine starts with.
@@ -106,14 +132,51 @@ func (e *Engine) AddAllow(text string) error {
 	return nil
 }
 
-// Decide is the one place where ponder decides whether a tool call runs.
+// SetSandbox tells the engine about the OS sandbox.
+func (e *Engine) SetSandbox(p SandboxPolicy) {
+	e.mu.Lock()
+	e.sandbox = p
+	e.mu.Unlock()
+}
+
+// Decide is the one place where ponder decides whether a tool call runs,
+// and whether a command runs inside the OS sandbox.
 // The order is: tools the agent may not use; deny rules; the hard limits
 // of plan mode and read-only agents (which no allow rule can lift); ask
 // rules; allow rules; and last the mode's own default.
 func (e *Engine) Decide(c Context, a Access) Decision {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	return e.confine(c, a, e.decide(c, a))
+}
 
+// confine decides whether an exec that may run must run in the sandbox,
+// and refuses it where it must but cannot.
+func (e *Engine) confine(c Context, a Access, d Decision) Decision {
+	if a.Kind != KindExec || d.Behavior == Deny {
+		return d
+	}
+	if c.Mode == ModePlan || c.ReadOnlyAgent {
+		switch {
+		case e.sandbox.Available:
+			d.Sandbox = true
+		case !e.sandbox.AllowUnsandboxed:
+			limit, who := "plan mode", "plan mode"
+			if c.ReadOnlyAgent {
+				limit, who = "read-only agent", "a read-only agent"
+			}
+			return Decision{Behavior: Deny, Rule: limit + " without a sandbox", Reason: "No OS sandbox is available here, so " + who +
+				" runs no shell commands: without one, a command misjudged as read-only could change files. " +
+				"Use Read, Grep, Glob and LS instead. (The user can set sandbox.allowUnsandboxed: true in their settings to run read-only commands anyway.)"}
+		}
+		return d
+	}
+	d.Sandbox = d.Rule == RuleReadOnlyCommand && e.sandbox.Available
+	return d
+}
+
+// decide is Decide without the sandbox.
+func (e *Engine) decide(c Context, a Access) Decision {
 	if slices.Contains(c.DeniedTools, a.Tool) {
 		who := "this agent"
 		if c.AgentType != "" {
@@ -127,6 +190,9 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	if a.Kind == KindExec {
 		class = shellclass.Classify(a.Command)
 		cmds = class.Commands
+		if e.sandbox.ClassifierOff && e.sandbox.Available {
+			class.ReadOnly = true
+		}
 	}
 	// Each path is resolved once per decision, for the rules (which see
 	// both forms), the plan-file check and the accept-edits check.
@@ -161,7 +227,7 @@ func (e *Engine) modeDefault(c Context, a Access, canon []string, class shellcla
 		return Decision{Behavior: Allow, Rule: "mode", Reason: "Reading is allowed."}
 	case KindExec:
 		if class.ReadOnly {
-			return Decision{Behavior: Allow, Rule: "read-only command", Reason: "The command only reads."}
+			return Decision{Behavior: Allow, Rule: RuleReadOnlyCommand, Reason: "The command only reads."}
 		}
 		return Decision{Behavior: Ask, Rule: "mode", Reason: "The command may change the system: " + class.Reason + "."}
 	case KindWrite:
