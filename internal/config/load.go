@@ -48,7 +48,7 @@ func Load(o Options) (*Config, error) {
 		}
 	}
 	c := &Config{ConfigDir: dir, ProjectDir: o.ProjectDir, getenv: getenv}
-	for _, path := range []string{
+	for i, path := range []string{
 		filepath.Join(dir, "settings.json"),
 		filepath.Join(o.ProjectDir, ".ponder", "settings.json"),
 		filepath.Join(o.ProjectDir, ".ponder", "settings.local.json"),
@@ -66,6 +66,9 @@ func Load(o Options) (*Config, error) {
 		}
 		c.Files = append(c.Files, path)
 		c.Warnings = append(c.Warnings, warnings...)
+		if i > 0 {
+			c.Warnings = append(c.Warnings, projectSandbox(path, &s)...)
+		}
 		c.Settings.merge(s)
 	}
 	return c, nil
