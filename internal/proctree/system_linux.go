@@ -36,7 +36,63 @@ func (linux) now() uint64 {
 	return uint64(ts.Sec)*ticksPerSecond + uint64(ts.Nsec)/(1e9/ticksPerSecond)
 }
 
+// list returns ponder's descendants. Every process a command starts is
+// one: a process whose parent dies is re-parented to the nearest
+// subreaper, ponder or one below it. Walking the children files is much
+// cheaper than reading every process on the machine; without them
+// (CONFIG_PROC_CHILDREN off) list reads them all.
 func (linux) list() map[int]proc {
+	self := os.Getpid()
+	queue, ok := childrenOf(self)
+	if !ok {
+		return listAll()
+	}
+	out := map[int]proc{}
+	for len(queue) > 0 {
+		pid := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if _, seen := out[pid]; seen || pid == self {
+			continue
+		}
+		p, ok := readStat(pid)
+		if !ok {
+			continue
+		}
+		out[pid] = p
+		kids, _ := childrenOf(pid)
+		queue = append(queue, kids...)
+	}
+	return out
+}
+
+// childrenOf reads the children of every thread of pid. ok is false when
+// the kernel does not offer the children files.
+func childrenOf(pid int) (kids []int, ok bool) {
+	base := "/proc/" + strconv.Itoa(pid) + "/task/"
+	d, err := os.Open(base)
+	if err != nil {
+		return nil, true // gone
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
+	found := false
+	for _, tid := range tids {
+		data, err := os.ReadFile(base + tid + "/children")
+		if err != nil {
+			continue
+		}
+		found = true
+		for _, f := range bytes.Fields(data) {
+			if n, err := strconv.Atoi(string(f)); err == nil {
+				kids = append(kids, n)
+			}
+		}
+	}
+	return kids, found || len(tids) == 0
+}
+
+// listAll reads every process on the machine.
+func listAll() map[int]proc {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil
