@@ -80,7 +80,7 @@ func (f *fakeSystem) kill(pid int, start uint64) int {
 }
 
 func (f *fakeSystem) await([]int, time.Duration) {}
-func (f *fakeSystem) killGroup(int)               {}
+func (f *fakeSystem) killGroup(int)              {}
 func (f *fakeSystem) reap(pid int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
