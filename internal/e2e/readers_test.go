@@ -103,7 +103,9 @@ func (sw *sandboxWorld) unconfined(t *testing.T, c string) (out string, ok bool)
 	t.Helper()
 	cmd := exec.Command("bash", "-c", c)
 	cmd.Dir = sw.dir
-	cmd.Env = append(sw.env(), "GIT_OPTIONAL_LOCKS=0")
+	// npm's update notice needs the network, which the sandbox closes
+	// (and tells npm not to try): the reference goes without it too.
+	cmd.Env = append(sw.env(), "GIT_OPTIONAL_LOCKS=0", "npm_config_update_notifier=false")
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Run(); err != nil {
