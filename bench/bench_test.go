@@ -102,3 +102,15 @@ func BenchmarkResume10k(b *testing.B) {
 		reportPair(b, p)
 	}
 }
+
+func BenchmarkSandbox(b *testing.B) {
+	for range b.N {
+		r, err := SandboxCost(20)
+		if err != nil {
+			b.Skip(err)
+		}
+		b.ReportMetric(r.Plain.Ms(), "plain-ms")
+		b.ReportMetric(r.Start.Ms(), "confined-ms")
+		b.ReportMetric(r.ToolConfined.Ms(), "tool-confined-ms")
+	}
+}

@@ -57,6 +57,9 @@ type SessionStarted struct {
 	Cwd       string   `json:"cwd"`
 	Tools     []string `json:"tools"`
 	Resumed   bool     `json:"resumed,omitempty"`
+	// Sandbox names the OS sandbox that confines commands run without a
+	// yes: "landlock", "bwrap", "seatbelt" or "none".
+	Sandbox string `json:"sandbox"`
 }
 
 // TextDelta is a piece of assistant text as it streams. Deltas may be

@@ -119,7 +119,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	case denied:
 		// The permission engine refuses it below, with its reason and
 		// event; the input need not even parse.
-		refusal, _ := a.gate(ctx, use, permission.Access{Tool: use.Name}, nil, a.permContext())
+		refusal, _, _ := a.gate(ctx, use, permission.Access{Tool: use.Name}, nil, a.permContext())
 		return refusal
 	case !a.offered(t, mode):
 		return tool.Errorf("%s is not available here and now. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
@@ -134,12 +134,13 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	access := call.Access()
 	access.Tool = use.Name
 	pc := a.permContext()
-	if refusal, ok := a.gate(ctx, use, access, call, pc); !ok {
+	refusal, confine, ok := a.gate(ctx, use, access, call, pc)
+	if !ok {
 		return refusal
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
 	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc})
-	res = call.Run(runCtx)
+	res = call.Run(tool.WithConfined(runCtx, confine))
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
 	}
@@ -161,17 +162,18 @@ func (a *Agent) offeredNames(mode permission.Mode) []string {
 
 // gate asks the permission engine about a call, validates calls that are
 // not refused, and asks the user when the engine says ask. It returns the
-// result to give the model when the call may not run.
-func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (tool.Result, bool) {
+// result to give the model when the call may not run, and otherwise
+// whether the engine ruled that it must run in the OS sandbox.
+func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (tool.Result, bool, bool) {
 	d := a.cfg.Perm.Decide(pc, access)
 	if v, ok := call.(tool.Validator); ok && call != nil && d.Behavior != permission.Deny {
 		if err := v.Validate(); err != nil {
-			return tool.Errorf("%s cannot run: %v", use.Name, err), false
+			return tool.Errorf("%s cannot run: %v", use.Name, err), false, false
 		}
 	}
 	switch d.Behavior {
 	case permission.Allow:
-		return tool.Result{}, true
+		return tool.Result{}, d.Sandbox, true
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
@@ -191,13 +193,13 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 			if ans.Always && q.Suggest != "" {
 				_ = a.cfg.Perm.AddAllow(q.Suggest)
 			}
-			return tool.Result{}, true
+			return tool.Result{}, d.Sandbox, true
 		}
 		d.Rule = "user"
 	}
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
-	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, false
+	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, false, false
 }
 
 // permContext is what the permission engine needs to know about this

@@ -24,8 +24,10 @@ import (
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/tool"
+	"github.com/ponder-agent/ponder/internal/tool/builtin"
 )
 
 // Options are what a front end asks for.
@@ -83,6 +85,9 @@ type Options struct {
 	LLM llm.Provider
 	// Now overrides the clock.
 	Now func() time.Time
+	// Sandbox confines commands; nil picks the best one available (or
+	// the one $PONDER_SANDBOX names).
+	Sandbox *sandbox.Sandbox
 }
 
 // App is one running session.
@@ -106,6 +111,10 @@ type App struct {
 	Tools    *tool.Registry
 	Log      *session.Writer
 	Store    session.Store
+	// Sandbox is the OS sandbox commands run in when they must.
+	Sandbox *sandbox.Sandbox
+	// Shells are the commands running in the background.
+	Shells *builtin.Shells
 
 	// Warnings collected while starting (settings, transcript).
 	Warnings []string
@@ -166,6 +175,10 @@ func New(opts Options) (*App, error) {
 	if err := a.buildPermissions(); err != nil {
 		return nil, err
 	}
+	if err := a.openSandbox(); err != nil {
+		return nil, err
+	}
+	a.Shells = builtin.NewShells()
 	if err := a.open(); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/editor"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/todo"
 )
@@ -71,14 +72,17 @@ func (a *App) CycleMode() planmode.Change {
 }
 
 // EditorCommand returns the command that opens path in the user's editor,
-// in the project directory.
-func (a *App) EditorCommand(path string) (*exec.Cmd, error) {
+// in the project directory, and a function to call once it has ended.
+// Until then the editor counts as started on purpose, so the sweep for
+// processes that commands leave behind never touches it.
+func (a *App) EditorCommand(path string) (*exec.Cmd, func(), error) {
 	cmd, err := editor.Command(path, a.opts.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cmd.Dir = a.Dir
-	return cmd, nil
+	scope := proctree.Default().Begin()
+	return cmd, scope.End, nil
 }
 
 // Clear starts a fresh conversation in the same session; the mode and the

@@ -27,7 +27,8 @@ func (a *App) Start() error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	a.emit(event.SessionStarted{SessionID: a.ID, Model: a.Models.Main, Mode: string(a.Plan.Mode()), Cwd: a.Dir, Tools: names, Resumed: a.Resumed})
+	a.emit(event.SessionStarted{SessionID: a.ID, Model: a.Models.Main, Mode: string(a.Plan.Mode()), Cwd: a.Dir, Tools: names, Resumed: a.Resumed,
+		Sandbox: string(a.Sandbox.Kind())})
 	for _, w := range a.Warnings {
 		a.emit(event.Notice{Level: "warning", Text: w})
 	}
@@ -195,10 +196,11 @@ func (a *App) Main() *agent.Agent {
 	return a.main
 }
 
-// Close ends the session: pending questions are withdrawn and the
-// transcript is closed.
+// Close ends the session: pending questions are withdrawn, background
+// shells are stopped and the transcript is closed.
 func (a *App) Close() error {
 	a.Broker.Close()
+	a.Shells.KillAll()
 	return a.Log.Close()
 }
 

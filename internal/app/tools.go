@@ -25,7 +25,9 @@ func (a *App) buildTools() *tool.Registry {
 		// git refreshes its index during read-only commands such as
 		// git status unless told not to; that write must not happen in
 		// plan mode, and is pointless elsewhere.
-		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy()}),
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.Sandbox, Shells: a.Shells}),
+		builtin.NewBashOutput(a.Shells),
+		builtin.NewKillShell(a.Shells),
 		builtin.NewWebFetch(nil),
 		sessiontool.NewTodoWrite(a.todoPath, a.todosSaved),
 		sessiontool.NewAskUserQuestion(a.asker),

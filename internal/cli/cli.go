@@ -19,6 +19,8 @@ import (
 	"github.com/ponder-agent/ponder/internal/headless"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/proctree"
+	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/tui"
 )
 
@@ -65,6 +67,14 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 // Main runs the command line and returns the process exit status.
 func Main() int {
+	// No core dumps, and ponder's own /proc entries closed to its
+	// commands; then ponder becomes the subreaper of whatever its
+	// commands leave behind, and kills it all on the way out.
+	if err := sandbox.HardenProcess(); err != nil {
+		fmt.Fprintln(os.Stderr, "ponder: warning: "+err.Error())
+	}
+	procs := proctree.Default()
+	defer procs.Shutdown()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stdin := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
@@ -132,7 +142,7 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", headless.PolicyPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io))
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
 	return cmd
 }
 

@@ -141,6 +141,9 @@ func Load(o Options) (*Config, error) {
 			s.TrustedFolders = nil
 			c.Warnings = append(c.Warnings, Warning{File: f.path, Msg: "trustedFolders is read from your user settings only; ignored here"})
 		}
+		if f.scope != ScopeUser {
+			c.Warnings = append(c.Warnings, projectSandbox(f.path, &s)...)
+		}
 		c.Layers = append(c.Layers, Layer{File: f.path, Scope: f.scope, Settings: s})
 	}
 	c.decideTrust(o, home)

@@ -3,6 +3,8 @@
 // caller passes the directories and the environment.
 package config
 
+import "fmt"
+
 // Settings is the content of one settings file, or of several merged.
 // Pointer and nil-slice fields distinguish "not set" from a zero value, so
 // that a later file overrides only what it names.
@@ -21,6 +23,7 @@ type Settings struct {
 	// TrustedFolders lists folders whose project settings count in full
 	// without asking (read from the user's settings only).
 	TrustedFolders []string `json:"trustedFolders,omitempty"`
+	Sandbox        Sandbox  `json:"sandbox,omitzero"`
 }
 
 // ShellEnvironment is the environment policy of commands: start from all
@@ -86,6 +89,28 @@ type Context struct {
 	AutoCompactAt *float64 `json:"autoCompactAt,omitempty"`
 }
 
+// Sandbox configures the OS sandbox that confines commands run without a
+// yes (everything in plan mode and read-only agents, and commands judged
+// read-only elsewhere).
+type Sandbox struct {
+	// Required refuses to start when no sandbox is available.
+	Required *bool `json:"required,omitempty"`
+	// AllowUnsandboxed lets plan mode and read-only agents run commands
+	// judged read-only without a sandbox, the command check being the
+	// only wall. Without it they run no commands when there is none.
+	AllowUnsandboxed *bool `json:"allowUnsandboxed,omitempty"`
+	// Network lets confined commands use the network.
+	Network *bool `json:"network,omitempty"`
+}
+
+// loosens reports whether sb weakens the sandbox, which only the user's
+// own settings may do: a project's settings come with the repository, and
+// a repository must not open the wall that holds it.
+func (sb Sandbox) loosens() bool {
+	return (sb.AllowUnsandboxed != nil && *sb.AllowUnsandboxed) || (sb.Network != nil && *sb.Network) ||
+		(sb.Required != nil && !*sb.Required)
+}
+
 // merge lays o over s: values o sets replace those of s, rule lists add up.
 func (s *Settings) merge(o Settings) {
 	set(&s.Model, o.Model)
@@ -122,6 +147,28 @@ func (s *Settings) merge(o Settings) {
 		e.Set[k] = v
 	}
 	s.TrustedFolders = appendNew(s.TrustedFolders, o.TrustedFolders)
+	set(&s.Sandbox.Required, o.Sandbox.Required)
+	set(&s.Sandbox.AllowUnsandboxed, o.Sandbox.AllowUnsandboxed)
+	set(&s.Sandbox.Network, o.Sandbox.Network)
+}
+
+// projectSandbox keeps from a project settings file only the sandbox
+// settings that tighten it, and says what it dropped.
+func projectSandbox(file string, s *Settings) []Warning {
+	if !s.Sandbox.loosens() {
+		return nil
+	}
+	var w []Warning
+	drop := func(name string, p **bool, loose bool) {
+		if *p != nil && **p == loose {
+			*p = nil
+			w = append(w, Warning{File: file, Msg: fmt.Sprintf("setting \"sandbox.%s\" ignored: a project's settings may tighten the sandbox, not loosen it (set it in your own settings.json)", name)})
+		}
+	}
+	drop("allowUnsandboxed", &s.Sandbox.AllowUnsandboxed, true)
+	drop("network", &s.Sandbox.Network, true)
+	drop("required", &s.Sandbox.Required, false)
+	return w
 }
 
 func set[T any](dst **T, src *T) {

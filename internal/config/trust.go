@@ -61,6 +61,9 @@ func narrow(s Settings) (Settings, []string) {
 	n.PlanMode.Model = nil
 	n.Retry = s.Retry
 	n.Context = s.Context
+	// Only sandbox settings that tighten it are left in a project's
+	// layer (projectSandbox), so they count untrusted too.
+	n.Sandbox = s.Sandbox
 	n.ShellEnvironment.Exclude = s.ShellEnvironment.Exclude
 	if i := s.ShellEnvironment.Inherit; i != nil && (*i == "core" || *i == "none") {
 		n.ShellEnvironment.Inherit = i

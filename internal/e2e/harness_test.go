@@ -57,6 +57,8 @@ type world struct {
 	dir      string
 	cfg      string
 	extraEnv []string
+	// timeout bounds one run; a minute when zero.
+	timeout time.Duration
 }
 
 func newWorld(t *testing.T, api string, replies ...fakemodel.Reply) *world {
@@ -113,7 +115,11 @@ type outcome struct {
 // run runs ponder with args and optional standard input.
 func (w *world) run(stdin string, args ...string) outcome {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	timeout := w.timeout
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, ponderBin, args...)
 	cmd.Dir = w.dir

@@ -89,7 +89,8 @@ func (w *writer) streamJSON(e event.Event) {
 	case event.SessionStarted:
 		w.sessionID = e.SessionID
 		w.line(map[string]any{"type": "system", "subtype": "init", "session_id": e.SessionID, "model": e.Model,
-			"permission_mode": e.Mode, "cwd": e.Cwd, "tools": e.Tools, "resumed": e.Resumed, "version": event.Version})
+			"permission_mode": e.Mode, "cwd": e.Cwd, "tools": e.Tools, "resumed": e.Resumed, "version": event.Version,
+			"sandbox": e.Sandbox})
 	case event.TextDelta, event.QuestionClosed, event.TurnFinished:
 	case event.AssistantMessage:
 		w.line(map[string]any{"type": "assistant", "message": e.Message, "agent_id": e.AgentID, "session_id": w.sessionID, "usage": e.Usage})

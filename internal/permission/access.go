@@ -61,4 +61,7 @@ type Access struct {
 	AgentReadOnly bool
 	// ReadOnly marks an external tool annotated as read-only.
 	ReadOnly bool
+	// Background marks an exec that keeps running after the call returns
+	// (Bash with run_in_background).
+	Background bool
 }

@@ -45,6 +45,31 @@ type Decision struct {
 	// like this one from now on ("yes, and don't ask again"), or "" when
 	// no rule fits that is as narrow as what the user is shown.
 	Suggest string
+	// Sandbox says the command must run inside the OS sandbox: every
+	// command in plan mode and in read-only agents, and elsewhere a
+	// command allowed only because it was judged read-only. A command the
+	// user or an allow rule approved, or one run in bypass mode, is not
+	// confined. For an Ask it says what applies once the user says yes.
+	Sandbox bool
+}
+
+// RuleReadOnlyCommand is the rule of a command allowed because it was
+// judged read-only.
+const RuleReadOnlyCommand = "read-only command"
+
+// SandboxPolicy is what the engine knows of the OS sandbox.
+type SandboxPolicy struct {
+	// Available says commands can be confined.
+	Available bool
+	// AllowUnsandboxed (sandbox.allowUnsandboxed) lets plan mode and
+	// read-only agents run commands judged read-only when no sandbox is
+	// available, with the command check as the only wall. Without it they
+	// run no commands at all then.
+	AllowUnsandboxed bool
+	// ClassifierOff is a test switch (PONDER_TEST_CLASSIFIER=off): every
+	// command counts as read-only, so that tests can prove the sandbox
+	// alone holds. It is honoured only while a sandbox is available.
+	ClassifierOff bool
 }
 
 // Context is what the decision depends on besides the call itself.
@@ -76,6 +101,7 @@ type Engine struct {
 	specs map[string]commandSpec
 	// warnings are rules that parse but look mistaken.
 	warnings []string
+	sandbox  SandboxPolicy
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -148,7 +174,15 @@ func (e *Engine) AddAllow(text string) error {
 	return nil
 }
 
-// Decide is the one place where ponder decides whether a tool call runs.
+// SetSandbox tells the engine about the OS sandbox.
+func (e *Engine) SetSandbox(p SandboxPolicy) {
+	e.mu.Lock()
+	e.sandbox = p
+	e.mu.Unlock()
+}
+
+// Decide is the one place where ponder decides whether a tool call runs,
+// and whether a command runs inside the OS sandbox.
 // The order is: tools the agent may not use; ponder's own secrets; deny
 // rules; the hard limits of plan mode and read-only agents (which no allow
 // rule can lift); ask rules; allow rules; and last the mode's own default.
@@ -157,7 +191,32 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	defer e.mu.RUnlock()
 	// Each path is resolved once per decision, for the rules (which see
 	// both forms), the plan-file check and the accept-edits check.
-	return e.decide(c, a, canonicalAll(a.Paths), pathHints{})
+	return e.confine(c, a, e.decide(c, a, canonicalAll(a.Paths), pathHints{}))
+}
+
+// confine decides whether an exec that may run must run in the sandbox,
+// and refuses it where it must but cannot.
+func (e *Engine) confine(c Context, a Access, d Decision) Decision {
+	if a.Kind != KindExec || d.Behavior == Deny {
+		return d
+	}
+	if c.Mode == ModePlan || c.ReadOnlyAgent {
+		switch {
+		case e.sandbox.Available:
+			d.Sandbox = true
+		case !e.sandbox.AllowUnsandboxed:
+			limit, who := "plan mode", "plan mode"
+			if c.ReadOnlyAgent {
+				limit, who = "read-only agent", "a read-only agent"
+			}
+			return Decision{Behavior: Deny, Rule: limit + " without a sandbox", Reason: "No OS sandbox is available here, so " + who +
+				" runs no shell commands: without one, a command misjudged as read-only could change files. " +
+				"Use Read, Grep, Glob and LS instead. (The user can set sandbox.allowUnsandboxed: true in their settings to run read-only commands anyway.)"}
+		}
+		return d
+	}
+	d.Sandbox = d.Rule == RuleReadOnlyCommand && e.sandbox.Available
+	return d
 }
 
 // pathHints let a caller that walks a tree skip work Decide would do for
@@ -192,6 +251,11 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 	var class shellclass.Result
 	if a.Kind == KindExec {
 		class = shellclass.Classify(a.Command)
+		if e.sandbox.ClassifierOff && e.sandbox.Available {
+			// The test switch: the kernel alone must hold, so the
+			// command check lets everything through to it.
+			class = shellclass.Result{ReadOnly: true, Commands: class.Commands}
+		}
 		if d, ok := fetchDenied(c, class); ok {
 			return d
 		}

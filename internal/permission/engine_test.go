@@ -165,6 +165,7 @@ func TestDecideTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			e.SetSandbox(SandboxPolicy{Available: true})
 			d := e.Decide(tc.ctx, tc.access)
 			if d.Behavior != tc.want {
 				t.Fatalf("Decide = %s (%s: %s), want %s", d.Behavior, d.Rule, d.Reason, tc.want)

@@ -30,6 +30,9 @@ func readOnlyLimit(c Context, a Access, canon []string, class shellclass.Result)
 	case KindNone, KindRead, KindNetwork:
 		return Decision{}, false
 	case KindExec:
+		if a.Background {
+			return deny("Commands cannot run in the background here: nothing a command starts may outlive it. Run it without run_in_background.")
+		}
 		if class.ReadOnly {
 			return Decision{}, false
 		}

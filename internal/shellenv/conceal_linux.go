@@ -16,12 +16,12 @@ import (
 // package started, so on Linux Conceal overwrites each secret entry of the
 // original block in place, through /proc/self/mem: /proc then shows zero
 // bytes where the secret was, while the program keeps using its copy.
-// Then the process is made non-dumpable, so that the same user's other
-// programs cannot read the secrets from its memory either.
+// (sandbox.HardenProcess later makes the process non-dumpable, so that
+// the same user's other programs cannot read the secrets from its memory
+// either; this must run before, while /proc/self/mem is still writable.)
 //
 // Call it first thing in main.
 func Conceal() error {
-	defer keepMemoryPrivate() // after the write: /proc/self/mem then belongs to root
 	block, err := os.ReadFile("/proc/self/environ")
 	if err != nil {
 		return err

@@ -35,7 +35,6 @@ const concealMax = 8 << 10
 // conceal, after the hand-over in the re-executed program, or when the
 // re-execution failed (then the environment is as it was).
 func Conceal() error {
-	keepMemoryPrivate()
 	if fd := os.Getenv(concealVar); fd != "" {
 		return restore(fd)
 	}

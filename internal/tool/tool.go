@@ -123,3 +123,18 @@ func CallID(ctx context.Context) string {
 	id, _ := ctx.Value(callIDKey{}).(string)
 	return id
 }
+
+type confinedKey struct{}
+
+// WithConfined records in ctx whether the permission engine ruled that the
+// call must run in the OS sandbox (a command allowed only because it was
+// judged read-only, or any command in plan mode or a read-only agent).
+func WithConfined(ctx context.Context, confined bool) context.Context {
+	return context.WithValue(ctx, confinedKey{}, confined)
+}
+
+// Confined reports what WithConfined recorded; false when nothing was.
+func Confined(ctx context.Context) bool {
+	c, _ := ctx.Value(confinedKey{}).(bool)
+	return c
+}

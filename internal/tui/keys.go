@@ -101,12 +101,15 @@ func (m *Model) openPlanInEditor() tea.Cmd {
 }
 
 func (m *Model) runEditor(purpose, path string) tea.Cmd {
-	cmd, err := m.app.EditorCommand(path)
+	cmd, ended, err := m.app.EditorCommand(path)
 	if err != nil {
 		m.conv.notice("warning", "Cannot open the editor: "+err.Error())
 		return nil
 	}
-	return tea.ExecProcess(cmd, func(err error) tea.Msg { return editorDone{purpose: purpose, path: path, err: err} })
+	return tea.ExecProcess(cmd, func(err error) tea.Msg {
+		ended()
+		return editorDone{purpose: purpose, path: path, err: err}
+	})
 }
 
 func (m *Model) editorReturned(msg editorDone) tea.Cmd {

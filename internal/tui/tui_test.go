@@ -438,3 +438,30 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 		t.Fatal("the second Ctrl+C must quit")
 	}
 }
+
+// The status line names the OS sandbox in force, and says plainly when
+// there is none.
+func TestStatusLineNamesTheSandbox(t *testing.T) {
+	f := newFixture(t, false)
+	want := "sandbox: " + string(f.a.Sandbox.Kind())
+	if !strings.Contains(f.screen(), want) {
+		t.Errorf("status line without %q:\n%s", want, f.screen())
+	}
+
+	base := t.TempDir()
+	a, err := app.New(app.Options{
+		Dir: base, ConfigDir: filepath.Join(base, "config"), Interactive: true,
+		LLM:    fakemodel.NewProvider(fakemodel.Script{}),
+		Getenv: func(k string) string { return map[string]string{"PONDER_SANDBOX": "none"}[k] },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	m := newModel(a, plainTheme())
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	if s := m.render(); !strings.Contains(s, "sandbox: none") {
+		t.Errorf("status line without the missing sandbox:\n%s", s)
+	}
+}

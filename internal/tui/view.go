@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/todo"
 )
 
@@ -102,7 +103,8 @@ func (m *Model) planHint(w int) string {
 	return m.th.planHint.Render(ansi.Truncate(s, w, "…"))
 }
 
-// statusLine shows the mode in words, the model and the directory.
+// statusLine shows the mode in words, the model, the directory and the
+// OS sandbox in force.
 func (m *Model) statusLine(w int) string {
 	mode := m.app.Mode()
 	var badge string
@@ -117,6 +119,11 @@ func (m *Model) statusLine(w int) string {
 		badge = m.th.modeDefault.Render("default")
 	}
 	left := badge + m.th.dim.Render(" · "+m.app.Models.Main+" · "+tildePath(m.app.Dir))
+	if k := m.app.Sandbox.Kind(); k == sandbox.KindNone {
+		left += m.th.warn.Render(" · sandbox: none")
+	} else {
+		left += m.th.dim.Render(" · sandbox: " + string(k))
+	}
 	if m.demo != "" {
 		left += m.th.warn.Render(" · " + m.demo)
 	}

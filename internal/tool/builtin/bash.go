@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/shellenv"
+	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
 
@@ -23,10 +24,10 @@ const (
 	bashDefaultTimeout = 2 * time.Minute
 	bashMaxTimeout     = 10 * time.Minute
 	// bashKillGrace is how long a command has to exit after SIGTERM
-	// before its process group gets SIGKILL.
+	// before everything it started gets SIGKILL.
 	bashKillGrace = 2 * time.Second
-	// bashPipeGrace is how long Run waits, after the shell exits, for
-	// processes it left behind to close the output pipe.
+	// bashPipeGrace is how long Run waits, once everything the command
+	// started has been killed, for the output pipe to close.
 	bashPipeGrace = time.Second
 	// bashMaxOutput is the number of characters of output kept: half
 	// from the start and half from the end.
@@ -48,12 +49,22 @@ type BashOptions struct {
 	// Shell is the shell program, run as SHELL -c COMMAND; "bash" when
 	// empty.
 	Shell string
+	// Sandbox confines the calls the permission engine says must be
+	// confined (tool.Confined). Without one, such calls are refused.
+	Sandbox *sandbox.Sandbox
+	// Processes ends whatever a command leaves running; the process's
+	// default tracker when nil.
+	Processes *proctree.Tracker
+	// Shells holds the commands run in the background; without it,
+	// run_in_background is refused.
+	Shells *Shells
 }
 
 type bashInput struct {
-	Command     string `json:"command" desc:"The shell command to run."`
-	Description string `json:"description,omitempty" desc:"A few words saying what the command does, shown to the user (e.g. \"Run the unit tests\")."`
-	Timeout     int    `json:"timeout,omitempty" desc:"Time limit in milliseconds (default 120000, at most 600000)."`
+	Command         string `json:"command" desc:"The shell command to run."`
+	Description     string `json:"description,omitempty" desc:"A few words saying what the command does, shown to the user (e.g. \"Run the unit tests\")."`
+	Timeout         int    `json:"timeout,omitempty" desc:"Time limit in milliseconds (default 120000, at most 600000)."`
+	RunInBackground bool   `json:"run_in_background,omitempty" desc:"Start the command and return at once; read its output later with BashOutput and stop it with KillShell."`
 }
 
 type bashTool struct {
@@ -74,6 +85,9 @@ func NewBash(opts BashOptions) tool.Tool {
 	if opts.Shell == "" {
 		opts.Shell = "bash"
 	}
+	if opts.Processes == nil {
+		opts.Processes = proctree.Default()
+	}
 	return bashTool{Meta: tool.NewMeta[bashInput]("Bash", bashDoc, false), opts: opts}
 }
 
@@ -89,7 +103,8 @@ func (t bashTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, erro
 	if in.Timeout > 0 {
 		timeout = min(time.Duration(in.Timeout)*time.Millisecond, t.opts.MaxTimeout)
 	}
-	return &bashCall{opts: t.opts, dir: env.Dir, command: in.Command, description: in.Description, timeout: timeout}, nil
+	return &bashCall{opts: t.opts, dir: env.Dir, command: in.Command, description: in.Description, timeout: timeout,
+		background: in.RunInBackground}, nil
 }
 
 type bashCall struct {
@@ -98,62 +113,43 @@ type bashCall struct {
 	command     string
 	description string
 	timeout     time.Duration
+	background  bool
 }
 
 func (c *bashCall) Access() permission.Access {
-	return permission.Access{Tool: "Bash", Kind: permission.KindExec, Command: c.command}
+	return permission.Access{Tool: "Bash", Kind: permission.KindExec, Command: c.command, Background: c.background}
 }
 
 func (c *bashCall) Run(ctx context.Context) tool.Result {
-	out := newCappedOutput(bashMaxOutput)
-	cmd := exec.Command(c.opts.Shell, "-c", c.command)
-	cmd.Dir = c.dir
-	cmd.Env = append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...)
-	cmd.Stdout, cmd.Stderr = out, out // one pipe: output stays in order
-	cmd.WaitDelay = bashPipeGrace
-	setProcessGroup(cmd)
 	if err := ctx.Err(); err != nil {
 		return tool.Errorf("Command was interrupted before it started.")
 	}
-	if err := cmd.Start(); err != nil {
-		return tool.Errorf("Could not start %s: %v", c.opts.Shell, err)
+	confine := tool.Confined(ctx)
+	if c.background {
+		return c.runInBackground(confine)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	out := newCappedOutput(bashMaxOutput)
+	r, err := c.start(confine, out)
+	if err != nil {
+		return startFailed(err)
+	}
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()
-
-	var err error
 	var stopped string
 	select {
-	case err = <-done:
+	case <-r.proc.Done():
 	case <-timer.C:
 		stopped = fmt.Sprintf("Command timed out after %s and was stopped.", formatDuration(c.timeout))
-		err = stopGroup(cmd, done)
+		r.stop()
 	case <-ctx.Done():
 		stopped = "Command was interrupted."
-		err = stopGroup(cmd, done)
+		r.stop()
 	}
-	return c.result(out.String(), err, stopped)
-}
-
-// stopGroup ends the command's whole process group: SIGTERM first, then
-// SIGKILL for whatever is left after a grace period. It returns Wait's
-// result.
-func stopGroup(cmd *exec.Cmd, done <-chan error) error {
-	signalGroup(cmd, false)
-	grace := time.NewTimer(bashKillGrace)
-	defer grace.Stop()
-	var err error
-	select {
-	case err = <-done:
-	case <-grace.C:
-		signalGroup(cmd, true)
-		err = <-done
+	werr, leftOpen := r.finish()
+	if leftOpen && werr == nil && stopped == "" {
+		werr = exec.ErrWaitDelay
 	}
-	// Members that outlived the shell, or ignored SIGTERM, go now.
-	signalGroup(cmd, true)
-	return err
+	return c.result(out.String(), werr, stopped)
 }
 
 func (c *bashCall) result(output string, err error, stopped string) tool.Result {
@@ -177,7 +173,7 @@ func (c *bashCall) result(output string, err error, stopped string) tool.Result 
 		}
 		res.IsError = true
 	case errors.Is(err, exec.ErrWaitDelay):
-		b.WriteString("\n\n(The command finished, but a process it started in the background kept its output open; later output of that process is not shown.)")
+		b.WriteString("\n\n(The command finished, but a process it started kept its output open and could not be stopped yet; later output of that process is not shown.)")
 	case err != nil:
 		fmt.Fprintf(&b, "\n\nCommand failed: %v", err)
 		res.IsError = true

@@ -2,15 +2,11 @@
 
 package builtin
 
-import "os/exec"
+import "syscall"
 
-// setProcessGroup does nothing where there are no process groups.
-func setProcessGroup(*exec.Cmd) {}
+// shellAttr has nothing to set where there are no sessions.
+func shellAttr() *syscall.SysProcAttr { return nil }
 
-// signalGroup kills the command's process; without process groups its
-// children are not reached.
-func signalGroup(cmd *exec.Cmd, _ bool) {
-	if cmd.Process != nil {
-		_ = cmd.Process.Kill()
-	}
-}
+// signalGroup cannot reach a group where there are none; the process
+// tracker kills what it can.
+func signalGroup(int, bool) {}

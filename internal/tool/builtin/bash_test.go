@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
 
@@ -144,7 +145,9 @@ func TestBashCancelReturnsPromptly(t *testing.T) {
 	}
 }
 
-func TestBashBackgroundHoldingPipe(t *testing.T) {
+// A process the command leaves behind, holding the output pipe or not, is
+// killed when the command returns, and the call does not wait for it.
+func TestBashLeavesNothingBehind(t *testing.T) {
 	env := newEnv(t)
 	pidfile := filepath.Join(env.Dir, "pid")
 	start := time.Now()
@@ -152,10 +155,10 @@ func TestBashBackgroundHoldingPipe(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("Run waited %v for a background process", d)
 	}
-	if res.IsError || !strings.HasPrefix(res.Content, "hi") {
+	if res.IsError || res.Content != "hi" {
 		t.Errorf("result: %+v", res)
 	}
-	syscall.Kill(readPID(t, pidfile), syscall.SIGKILL)
+	waitGone(t, readPID(t, pidfile))
 }
 
 func TestBashPrepare(t *testing.T) {
@@ -237,4 +240,127 @@ func running(pid int) bool {
 		return s[i+2] != 'Z'
 	}
 	return true
+}
+
+// With the engine's ruling in the context, the command runs confined: it
+// cannot write the project, but can write its scratch $TMPDIR.
+func TestBashConfined(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sb.Available() {
+		t.Skip("no sandbox on this machine")
+	}
+	env := newEnv(t)
+	bash := NewBash(BashOptions{Sandbox: sb})
+	call := prepare(t, bash, env, map[string]any{"command": "echo x > inside.txt; echo scratch > $TMPDIR/s && cat $TMPDIR/s"})
+	res := call.Run(tool.WithConfined(context.Background(), true))
+	wantContains(t, res.Content, "scratch")
+	if _, err := os.Stat(filepath.Join(env.Dir, "inside.txt")); err == nil {
+		t.Fatalf("a confined command wrote the project: %s", res.Content)
+	}
+	// The same call unconfined writes.
+	call = prepare(t, bash, env, map[string]any{"command": "echo x > inside.txt"})
+	if res := call.Run(context.Background()); res.IsError {
+		t.Fatal(res.Content)
+	}
+	if _, err := os.Stat(filepath.Join(env.Dir, "inside.txt")); err != nil {
+		t.Fatal("an unconfined command could not write")
+	}
+}
+
+// A call that must be confined never runs unconfined.
+func TestBashConfinedWithoutSandboxRefused(t *testing.T) {
+	env := newEnv(t)
+	none, _ := sandbox.New(sandbox.Options{Choice: "none"})
+	for _, sb := range []*sandbox.Sandbox{nil, none} {
+		call := prepare(t, NewBash(BashOptions{Sandbox: sb}), env, map[string]any{"command": "touch ran"})
+		res := call.Run(tool.WithConfined(context.Background(), true))
+		if !res.IsError || !strings.Contains(res.Content, "sandbox") {
+			t.Errorf("result %+v", res)
+		}
+		if _, err := os.Stat(filepath.Join(env.Dir, "ran")); err == nil {
+			t.Fatal("the command ran")
+		}
+	}
+}
+
+func TestBackgroundShells(t *testing.T) {
+	env := newEnv(t)
+	shells := NewShells()
+	bash := NewBash(BashOptions{Shells: shells})
+	fifo := filepath.Join(env.Dir, "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := runOK(t, bash, env, map[string]any{"command": "echo first; cat " + fifo + "; echo match-1; echo other; echo match-2; sleep 60", "run_in_background": true})
+	wantContains(t, res, "bash_1")
+	list := shells.List()
+	if len(list) != 1 || list[0].ID != "bash_1" || list[0].Status != "running" {
+		t.Fatalf("List = %+v", list)
+	}
+	// Let the shell go on only once "first" has been read.
+	out := NewBashOutput(shells)
+	eventually(t, "the first line", func() bool {
+		return strings.Contains(runOK(t, out, env, map[string]any{"bash_id": "bash_1"}), "first")
+	})
+	os.WriteFile(fifo, []byte("x\n"), 0o600)
+	var got string
+	eventually(t, "the filtered lines", func() bool {
+		got += runOK(t, out, env, map[string]any{"bash_id": "bash_1", "filter": "^match"})
+		return strings.Contains(got, "match-2")
+	})
+	if strings.Contains(got, "other") || !strings.Contains(got, "match-1") || !strings.Contains(got, "Status: running") {
+		t.Errorf("filtered output %q", got)
+	}
+	wantContains(t, prepareErr(t, out, env, map[string]any{"bash_id": "bash_1", "filter": "("}), "regular expression")
+	unknown := run(t, out, env, map[string]any{"bash_id": "bash_9"})
+	if !unknown.IsError || !strings.Contains(unknown.Content, "bash_1 (running)") {
+		t.Errorf("unknown id: %q", unknown.Content)
+	}
+
+	pid := shellPid(t, shells, "bash_1")
+	kill := NewKillShell(shells)
+	wantContains(t, runOK(t, kill, env, map[string]any{"shell_id": "bash_1"}), "Stopped bash_1")
+	waitGone(t, pid)
+	if s := shells.List()[0].Status; s != "killed" {
+		t.Errorf("status after KillShell: %s", s)
+	}
+	wantContains(t, runOK(t, kill, env, map[string]any{"shell_id": "bash_1"}), "already ended")
+	wantContains(t, runOK(t, out, env, map[string]any{"bash_id": "bash_1"}), "Status: killed")
+
+	// KillAll ends the rest, as ponder does on the way out.
+	runOK(t, bash, env, map[string]any{"command": "sleep 60", "run_in_background": true})
+	pid = shellPid(t, shells, "bash_2")
+	shells.KillAll()
+	waitGone(t, pid)
+
+	// Without Shells, background commands are refused.
+	res2 := run(t, NewBash(BashOptions{}), env, map[string]any{"command": "sleep 1", "run_in_background": true})
+	if !res2.IsError {
+		t.Errorf("background without shells: %+v", res2)
+	}
+}
+
+func shellPid(t *testing.T, s *Shells, id string) int {
+	t.Helper()
+	sh, ok := s.get(id)
+	if !ok {
+		t.Fatalf("no shell %s", id)
+	}
+	return sh.r.pid
+}
+
+// eventually polls cond, a bounded number of times, for output that a
+// running process writes when it gets to it.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for range 1000 {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s after 10s", what)
 }

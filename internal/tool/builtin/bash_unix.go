@@ -2,26 +2,14 @@
 
 package builtin
 
-import (
-	"os/exec"
-	"syscall"
-)
+import "syscall"
 
-// setProcessGroup starts the command in a process group of its own, so
-// that stopping it reaches every process it started.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-// signalGroup sends SIGTERM, or SIGKILL when kill is set, to the
-// command's process group.
-func signalGroup(cmd *exec.Cmd, kill bool) {
-	if cmd.Process == nil {
-		return
-	}
+// signalGroup sends SIGTERM, or SIGKILL when kill is set, to the process
+// group the command leads.
+func signalGroup(pid int, kill bool) {
 	sig := syscall.SIGTERM
 	if kill {
 		sig = syscall.SIGKILL
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, sig)
+	_ = syscall.Kill(-pid, sig)
 }

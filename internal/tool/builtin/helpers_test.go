@@ -135,7 +135,9 @@ func TestToolBasics(t *testing.T) {
 		{NewGlob(), "Glob", true, []string{"pattern", "path"}},
 		{NewGrep(), "Grep", true, []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "multiline"}},
 		{NewLS(), "LS", true, []string{"path", "ignore"}},
-		{NewBash(BashOptions{}), "Bash", false, []string{"command", "description", "timeout"}},
+		{NewBash(BashOptions{}), "Bash", false, []string{"command", "description", "timeout", "run_in_background"}},
+		{NewBashOutput(NewShells()), "BashOutput", true, []string{"bash_id", "filter"}},
+		{NewKillShell(NewShells()), "KillShell", false, []string{"shell_id"}},
 		{NewWebFetch(nil), "WebFetch", true, []string{"url", "prompt"}},
 	}
 	for _, tc := range tools {

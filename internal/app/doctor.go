@@ -1,0 +1,70 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/sandbox"
+)
+
+// Diagnosis is what ponder doctor reports: the sandbox, the settings and
+// the provider, found the way a session would find them, without starting
+// one.
+type Diagnosis struct {
+	Dir       string
+	ConfigDir string
+	// Files are the settings files read, in merge order.
+	Files    []string
+	Warnings []string
+	// SettingsErr is a settings file that cannot be used.
+	SettingsErr error
+
+	Sandbox sandbox.Status
+	// SandboxErr is a $PONDER_SANDBOX choice that does not work.
+	SandboxErr       error
+	Required         bool
+	AllowUnsandboxed bool
+
+	Provider    string
+	ProviderErr error
+	Models      Models
+}
+
+// Diagnose looks at what a session started with opts would use.
+func Diagnose(opts Options) Diagnosis {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	d := Diagnosis{Dir: opts.Dir}
+	if d.Dir == "" {
+		d.Dir, _ = os.Getwd()
+	}
+	d.Dir, _ = filepath.Abs(d.Dir)
+	cfg, err := config.Load(config.Options{ConfigDir: opts.ConfigDir, ProjectDir: d.Dir, Getenv: opts.Getenv})
+	if err != nil {
+		d.SettingsErr = err
+		cfg = &config.Config{}
+	} else {
+		d.ConfigDir, d.Files = cfg.ConfigDir, cfg.Files
+		for _, w := range cfg.Warnings {
+			d.Warnings = append(d.Warnings, w.String())
+		}
+	}
+	set := cfg.Settings.Sandbox
+	d.Required = config.Bool(set.Required, false)
+	d.AllowUnsandboxed = config.Bool(set.AllowUnsandboxed, false)
+	sb, err := sandbox.New(sandbox.Options{Network: config.Bool(set.Network, false), Choice: opts.Getenv(sandbox.ChoiceEnv)})
+	if err != nil {
+		d.SandboxErr = err
+	} else {
+		d.Sandbox = sb.Status()
+	}
+	if err == nil && d.SettingsErr == nil {
+		d.Provider, d.ProviderErr = pickProvider(opts.Provider, cfg)
+		if d.ProviderErr == nil {
+			d.Models = pickModels(d.Provider, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
+		}
+	}
+	return d
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ponder-agent/ponder/internal/app"
+	"github.com/ponder-agent/ponder/internal/headless"
+	"github.com/ponder-agent/ponder/internal/sandbox"
+)
+
+func newDoctorCmd(io IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Report the sandbox, the settings files and the model provider",
+		Long: `doctor says how this machine and this folder would run ponder: which OS
+sandbox confines commands run without your yes and what it restricts, which
+settings files are read, which model provider and models would be used, and
+what is missing.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			d := app.Diagnose(app.Options{})
+			writeDiagnosis(io.Out, d)
+			if d.SettingsErr != nil || d.SandboxErr != nil {
+				return exitError{code: headless.ExitUsage}
+			}
+			return nil
+		},
+	}
+}
+
+// writeDiagnosis prints the report.
+func writeDiagnosis(w io.Writer, d app.Diagnosis) {
+	fmt.Fprintf(w, "ponder %s (%s/%s)\n", Version, runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "project: %s\n\n", d.Dir)
+	var missing []string
+
+	switch {
+	case d.SandboxErr != nil:
+		fmt.Fprintf(w, "sandbox: error: %v\n", d.SandboxErr)
+		missing = append(missing, "a working sandbox: "+d.SandboxErr.Error())
+	default:
+		st := d.Sandbox
+		fmt.Fprintf(w, "sandbox: %s\n", st.Summary())
+		if st.Kind != sandbox.KindNone {
+			fmt.Fprintln(w, "  confines every command in plan mode and read-only agents, and elsewhere each command run without a yes because it only reads")
+			for _, r := range st.Restricts {
+				fmt.Fprintf(w, "  - %s\n", r)
+			}
+		} else if d.AllowUnsandboxed {
+			fmt.Fprintln(w, "  sandbox.allowUnsandboxed is set: read-only commands run unconfined, guarded by ponder's command check only")
+		} else {
+			fmt.Fprintln(w, "  plan mode and read-only agents run no shell commands; commands judged read-only run unconfined elsewhere")
+		}
+		for _, m := range st.Missing {
+			fmt.Fprintf(w, "  not used: %s\n", m)
+		}
+		if st.Kind == sandbox.KindNone {
+			missing = append(missing, "an OS sandbox (Landlock in the kernel, or bubblewrap; sandbox-exec on macOS)")
+			if d.Required {
+				missing = append(missing, "sandbox.required is set, so ponder will not start here")
+			}
+		}
+	}
+
+	fmt.Fprintln(w, "\nsettings files read:")
+	if len(d.Files) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, f := range d.Files {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
+	for _, warn := range d.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+	if d.SettingsErr != nil {
+		fmt.Fprintf(w, "  error: %v\n", d.SettingsErr)
+		missing = append(missing, "usable settings: "+d.SettingsErr.Error())
+	}
+
+	fmt.Fprintln(w)
+	switch {
+	case d.ProviderErr != nil:
+		fmt.Fprintf(w, "provider: none (%v)\n", d.ProviderErr)
+		missing = append(missing, "a model provider: "+d.ProviderErr.Error())
+	case d.Provider != "":
+		fmt.Fprintf(w, "provider: %s (model %s, explore model %s)\n", d.Provider, d.Models.Main, d.Models.Explore)
+	}
+
+	fmt.Fprintln(w, "\nmissing:")
+	if len(missing) == 0 {
+		fmt.Fprintln(w, "  nothing")
+	}
+	for _, m := range missing {
+		fmt.Fprintf(w, "  - %s\n", strings.TrimSpace(m))
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package proctree
+
+func (other) killGroup(int) {}

@@ -1,0 +1,81 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// bubblewrap confines commands by running them through bwrap, for
+// kernels without Landlock. The seccomp filter goes along through bwrap's
+// --seccomp, which loads it just before running the command.
+type bubblewrap struct {
+	path    string
+	network bool
+	filter  []unix.SockFilter
+}
+
+func newBubblewrap(opts Options) (*bubblewrap, error) {
+	path, err := exec.LookPath("bwrap")
+	if err != nil {
+		return nil, errors.New("bwrap is not installed (the bubblewrap package)")
+	}
+	filter, err := buildFilter(filterOptions{network: opts.Network, ponder: os.Getpid()})
+	if err != nil {
+		return nil, err
+	}
+	b := &bubblewrap{path: path, network: opts.Network, filter: filter}
+	// bwrap can be installed yet unusable (no user namespaces in a
+	// container): try it once.
+	dir, err := os.MkdirTemp("", "ponder-sandbox-probe-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	probe := exec.Command(path, bwrapArgs([]string{"true"}, "/", dir, opts.Network, -1)...)
+	if out, err := probe.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("bwrap does not work here: %v %s", err, strings.TrimSpace(string(out)))
+	}
+	return b, nil
+}
+
+func (b *bubblewrap) prepare(cmd *exec.Cmd, scratch string) (func() error, func(), error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	// The filter is a few kilobytes at most, well within a pipe's buffer.
+	if _, err := w.Write(filterBytes(b.filter)); err != nil {
+		r.Close()
+		w.Close()
+		return nil, nil, err
+	}
+	w.Close()
+	fd := 3 + len(cmd.ExtraFiles)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
+	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
+	cmd.Args = append([]string{"bwrap"}, bwrapArgs(argv, cmd.Dir, scratch, b.network, fd)...)
+	cmd.Path = b.path
+	return nil, func() { r.Close() }, nil
+}
+
+func (b *bubblewrap) restricts() []string {
+	net := "network: none (a network namespace of its own)"
+	if b.network {
+		net = "network: allowed (sandbox.network)"
+	}
+	return []string{
+		"writes: only a private scratch directory (removed after each command); the rest of the file system is mounted read-only",
+		"devices: a fresh /dev without terminals or disks",
+		net,
+		"processes: a PID namespace of its own, so nothing outside can be signalled and nothing outlives bwrap",
+		"seccomp: no chmod/chown/utime/xattr changes, core-dump limit, ptrace, mounts, namespaces, keys, BPF, modules, io_uring, TIOCSTI",
+		"privileges: every capability dropped",
+	}
+}

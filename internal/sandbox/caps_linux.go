@@ -1,0 +1,54 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// dropCapabilities empties the calling thread's capability sets: the
+// bounding set first (so no program run later gets any back, not even
+// root's), then the ambient, effective, permitted and inheritable sets.
+// A command ponder runs as root is then no stronger than any other user's.
+func dropCapabilities() error {
+	last := lastCapability()
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			if errors.Is(err, unix.EINVAL) {
+				break // beyond what the kernel knows
+			}
+			if !errors.Is(err, unix.EPERM) {
+				return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+			}
+			// EPERM: without CAP_SETPCAP the set cannot shrink, but then
+			// the process is not privileged and the set grants nothing
+			// that no_new_privs does not already withhold.
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("clearing ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("dropping capabilities: %w", err)
+	}
+	return nil
+}
+
+// lastCapability is the highest capability number the kernel knows.
+func lastCapability() int {
+	data, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
+	if err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+			return n
+		}
+	}
+	return unix.CAP_LAST_CAP
+}

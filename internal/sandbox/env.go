@@ -1,0 +1,58 @@
+package sandbox
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// scratchEnv returns env with the variables that make common readers work
+// quietly inside the wall: caches, temporary files and logs go to the
+// scratch directory (the only place a confined command may write), and
+// tools that would otherwise fetch, lock or report are told not to. The
+// wall holds without these; they only spare readers failed writes.
+func scratchEnv(env []string, scratch string) []string {
+	in := func(name string) string { return filepath.Join(scratch, name) }
+	set := [][2]string{
+		{"TMPDIR", scratch},
+		{"TMP", scratch},
+		{"TEMP", scratch},
+		{"XDG_CACHE_HOME", in("cache")},
+		// Go: build cache and temporary files in the scratch directory,
+		// no telemetry, no downloads.
+		{"GOCACHE", in("go-build")},
+		{"GOTMPDIR", scratch},
+		{"GOTELEMETRY", "off"},
+		{"GOPROXY", "off"},
+		// git: no index refresh or other optional locks.
+		{"GIT_OPTIONAL_LOCKS", "0"},
+		// npm: its cache and debug logs in the scratch directory.
+		{"npm_config_cache", in("npm-cache")},
+		{"npm_config_logs_dir", in("npm-logs")},
+		{"npm_config_update_notifier", "false"},
+		// Python: no byte code next to the sources, no pip cache.
+		{"PYTHONDONTWRITEBYTECODE", "1"},
+		{"PIP_NO_CACHE_DIR", "1"},
+		// less keeps no history file.
+		{"LESSHISTFILE", "-"},
+	}
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !overridden(set, name) {
+			out = append(out, kv)
+		}
+	}
+	for _, kv := range set {
+		out = append(out, kv[0]+"="+kv[1])
+	}
+	return out
+}
+
+func overridden(set [][2]string, name string) bool {
+	for _, kv := range set {
+		if kv[0] == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package sandbox
+
+func notDumpable() error { return nil }

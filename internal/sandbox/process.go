@@ -1,0 +1,101 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+)
+
+// Process is a started command.
+type Process struct {
+	cmd     *exec.Cmd
+	done    chan struct{}
+	err     error
+	scratch string
+}
+
+// Pid is the command's process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Done is closed once the command has exited and been reaped.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait waits for the command to exit and returns what exec.Cmd.Wait
+// returned.
+func (p *Process) Wait() error {
+	<-p.done
+	return p.err
+}
+
+// Scratch is the private writable directory of a confined command, or "".
+func (p *Process) Scratch() string { return p.scratch }
+
+// Cleanup removes the scratch directory. Call it after the command and
+// everything it started have ended; a process still writing there could
+// otherwise leave files behind.
+func (p *Process) Cleanup() error {
+	if p.scratch == "" {
+		return nil
+	}
+	if err := os.RemoveAll(p.scratch); err != nil {
+		return fmt.Errorf("removing the sandbox's scratch directory: %w", err)
+	}
+	return nil
+}
+
+// startOnThread starts cmd from a goroutine locked to its own OS thread,
+// after running restrict on that thread, and waits for the command there.
+//
+// Everything restrict does (Landlock, no_new_privs, seccomp without
+// TSYNC, capabilities) applies to the calling thread only, and a child
+// forked from the thread inherits it. The Go runtime never starts a new
+// thread from a locked one (it hands that to its template thread), so
+// nothing leaks to other goroutines. When restrict ran, the goroutine ends
+// still locked, so the runtime destroys the tainted thread instead of
+// reusing it. The thread lives as long as the command, which is also what
+// a parent-death signal needs: Linux sends it when the creating thread
+// exits, not the process.
+func startOnThread(cmd *exec.Cmd, restrict func() error, scratch string) (*Process, error) {
+	p := &Process{cmd: cmd, done: make(chan struct{}), scratch: scratch}
+	started := make(chan error, 1)
+	go p.run(restrict, started)
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// run is the goroutine of startOnThread.
+func (p *Process) run(restrict func() error, started chan<- error) {
+	runtime.LockOSThread()
+	if restrict == nil {
+		// A thread that was never restricted goes back to the pool.
+		defer runtime.UnlockOSThread()
+	} else if onMainThread() {
+		// The runtime never ends the main thread: it would park it for
+		// good, still restricted. Hold it while another goroutine, which
+		// therefore cannot run on it, does the work.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			p.run(restrict, started)
+		}()
+		<-done
+		runtime.UnlockOSThread()
+		return
+	}
+	if restrict != nil {
+		if err := restrict(); err != nil {
+			started <- fmt.Errorf("confining the command: %w", err)
+			return
+		}
+	}
+	if err := p.cmd.Start(); err != nil {
+		started <- err
+		return
+	}
+	started <- nil
+	p.err = p.cmd.Wait()
+	close(p.done)
+}

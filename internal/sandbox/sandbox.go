@@ -1,0 +1,186 @@
+// Package sandbox runs commands behind a wall the operating system keeps:
+// a confined command can read and run what it likes, but it cannot write
+// outside a private scratch directory, reach the network (unless allowed),
+// signal or talk to processes outside itself, or gain privileges. On Linux
+// the wall is Landlock plus a seccomp filter and dropped capabilities,
+// applied to one thread only; bubblewrap stands in where Landlock is
+// missing; on macOS it is a Seatbelt profile. When no mechanism exists the
+// package says so and callers decide what that means.
+//
+// The package depends on the standard library and golang.org/x/sys only,
+// so anything that starts processes (the Bash tool, hooks) can use it.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// Kind names a confinement mechanism.
+type Kind string
+
+// The mechanisms, best first.
+const (
+	// KindLandlock is Landlock, seccomp and dropped capabilities, applied
+	// to the thread that starts the command (Linux).
+	KindLandlock Kind = "landlock"
+	// KindBubblewrap runs the command through bwrap with a read-only view
+	// of the file system (Linux without Landlock).
+	KindBubblewrap Kind = "bwrap"
+	// KindSeatbelt runs the command through sandbox-exec with a profile
+	// that denies writes (macOS).
+	KindSeatbelt Kind = "seatbelt"
+	// KindNone means commands cannot be confined.
+	KindNone Kind = "none"
+)
+
+// ChoiceEnv is the environment variable that picks a mechanism instead of
+// the best one found. It exists to diagnose and test each mechanism; it
+// can only choose a wall (or none, which callers treat as no sandbox), not
+// loosen one.
+const ChoiceEnv = "PONDER_SANDBOX"
+
+// Options are the user's choices.
+type Options struct {
+	// Network lets confined commands open network connections (TCP, UDP
+	// and Unix sockets). Off by default.
+	Network bool
+	// Choice is "", "auto", or a Kind to use instead of the best one
+	// available; a mechanism that was asked for but does not work is an
+	// error.
+	Choice string
+}
+
+// Sandbox is the mechanism chosen for this process. It is safe for
+// concurrent use.
+type Sandbox struct {
+	kind Kind
+	opts Options
+	// abi is the Landlock ABI version (0 when Landlock is not used).
+	abi int
+	// missing says why better mechanisms were not used.
+	missing []string
+	impl    confiner
+}
+
+// confiner is one mechanism's way of wrapping a command.
+type confiner interface {
+	// prepare rewrites cmd to run confined with scratch as its only
+	// writable directory. It returns the work to do on the starting
+	// thread just before the command starts and the work to do once it
+	// has started (either may be nil).
+	prepare(cmd *exec.Cmd, scratch string) (restrict func() error, started func(), err error)
+	// restricts lists what the mechanism enforces, for ponder doctor.
+	restricts() []string
+}
+
+// New picks the best mechanism that works here, or the one opts.Choice
+// names.
+func New(opts Options) (*Sandbox, error) {
+	choice := strings.TrimSpace(strings.ToLower(opts.Choice))
+	switch Kind(choice) {
+	case "", "auto", KindLandlock, KindBubblewrap, KindSeatbelt, KindNone:
+	default:
+		return nil, fmt.Errorf("%s=%q: want landlock, bwrap, seatbelt or none", ChoiceEnv, opts.Choice)
+	}
+	s := &Sandbox{opts: opts}
+	if Kind(choice) == KindNone {
+		s.kind = KindNone
+		s.missing = []string{"turned off by " + ChoiceEnv + "=none"}
+		return s, nil
+	}
+	if err := detect(s, Kind(choice)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Kind is the mechanism in use; KindNone for a nil Sandbox.
+func (s *Sandbox) Kind() Kind {
+	if s == nil {
+		return KindNone
+	}
+	return s.kind
+}
+
+// Available reports whether commands can be confined.
+func (s *Sandbox) Available() bool { return s != nil && s.kind != KindNone }
+
+// Status describes the sandbox for people: ponder doctor, start-up notes.
+type Status struct {
+	Kind Kind
+	// ABI is the Landlock ABI version, 0 when Landlock is not in use.
+	ABI int
+	// Network says whether confined commands may use the network.
+	Network bool
+	// Restricts lists what a confined command cannot do.
+	Restricts []string
+	// Missing says why a better mechanism is not in use.
+	Missing []string
+}
+
+// Status reports what the sandbox does.
+func (s *Sandbox) Status() Status {
+	st := Status{Kind: s.kind, ABI: s.abi, Network: s.opts.Network, Missing: append([]string(nil), s.missing...)}
+	if s.impl != nil {
+		st.Restricts = s.impl.restricts()
+	}
+	return st
+}
+
+// Summary is the status in a few words, e.g. "landlock (ABI 7)".
+func (st Status) Summary() string {
+	switch {
+	case st.Kind == KindLandlock:
+		return fmt.Sprintf("landlock (ABI %d)", st.ABI)
+	case st.Kind == KindNone:
+		return "none"
+	}
+	return string(st.Kind)
+}
+
+// ErrUnavailable is returned by Start when a confined command is asked
+// for and there is no sandbox.
+var ErrUnavailable = errors.New("no sandbox is available to confine the command")
+
+// Start starts cmd, confined when confine is set, on a thread of its own
+// that lives until the command ends (so that a parent-death signal set in
+// cmd.SysProcAttr fires only when ponder itself goes). The command must
+// not have been started; Start sets up its environment when confined, so
+// set cmd.Env first. The returned Process must be waited for and then
+// cleaned up, once nothing the command started is left running.
+//
+// A nil Sandbox starts unconfined commands and refuses confined ones.
+func (s *Sandbox) Start(cmd *exec.Cmd, confine bool) (*Process, error) {
+	if !confine {
+		return startOnThread(cmd, nil, "")
+	}
+	if s == nil || s.impl == nil {
+		return nil, ErrUnavailable
+	}
+	scratch, err := os.MkdirTemp("", "ponder-sandbox-")
+	if err != nil {
+		return nil, fmt.Errorf("making the sandbox's scratch directory: %w", err)
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = scratchEnv(cmd.Env, scratch)
+	restrict, started, err := s.impl.prepare(cmd, scratch)
+	if err != nil {
+		_ = os.RemoveAll(scratch)
+		return nil, err
+	}
+	p, err := startOnThread(cmd, restrict, scratch)
+	if started != nil {
+		started()
+	}
+	if err != nil {
+		_ = os.RemoveAll(scratch)
+		return nil, err
+	}
+	return p, nil
+}

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package shellenv
-
-// keepMemoryPrivate has no portable counterpart outside Linux.
-func keepMemoryPrivate() {}

@@ -1,0 +1,12 @@
+//go:build linux
+
+package builtin
+
+import "syscall"
+
+// shellAttr starts the shell as the leader of a new session (and so of a
+// new process group, without a controlling terminal), killed if ponder
+// dies first.
+func shellAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+}

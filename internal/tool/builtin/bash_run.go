@@ -1,0 +1,107 @@
+package builtin
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/ponder-agent/ponder/internal/proctree"
+	"github.com/ponder-agent/ponder/internal/sandbox"
+	"github.com/ponder-agent/ponder/internal/shellenv"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// errNoSandbox refuses a call the permission engine wants confined when
+// there is no sandbox; the engine should have refused it already.
+var errNoSandbox = errors.New("this command may only run inside the OS sandbox, and no sandbox is available, so it did not run")
+
+// startFailed is the result of a command that could not start.
+func startFailed(err error) tool.Result {
+	msg := err.Error()
+	return tool.Errorf("%s%s.", strings.ToUpper(msg[:1]), msg[1:])
+}
+
+// shellRun is a started shell command: its process, the scope that
+// protects it from orphan hunts, and the goroutine copying its output.
+type shellRun struct {
+	proc    *sandbox.Process
+	pid     int
+	scope   *proctree.Scope
+	tracker *proctree.Tracker
+	pipe    *os.File
+	copied  chan struct{}
+}
+
+// start runs the command in a session of its own (no controlling
+// terminal, so nothing can type into or draw over ponder's), with empty
+// standard input, both output streams on one pipe, and, when confine is
+// set, inside the sandbox.
+func (c *bashCall) start(confine bool, out io.Writer) (*shellRun, error) {
+	if confine && !c.opts.Sandbox.Available() {
+		return nil, errNoSandbox
+	}
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("could not start %s: %v", c.opts.Shell, err)
+	}
+	cmd := exec.Command(c.opts.Shell, "-c", c.command)
+	cmd.Dir = c.dir
+	cmd.Env = append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...)
+	cmd.Stdout, cmd.Stderr = wr, wr
+	cmd.SysProcAttr = shellAttr()
+	scope := c.opts.Processes.Begin()
+	proc, err := c.opts.Sandbox.Start(cmd, confine)
+	wr.Close()
+	if err != nil {
+		rd.Close()
+		scope.End()
+		return nil, fmt.Errorf("could not start %s: %v", c.opts.Shell, err)
+	}
+	r := &shellRun{proc: proc, pid: proc.Pid(), scope: scope, tracker: c.opts.Processes, pipe: rd, copied: make(chan struct{})}
+	scope.Keep(r.pid)
+	go func() {
+		_, _ = io.Copy(out, rd)
+		close(r.copied)
+	}()
+	return r, nil
+}
+
+// stop asks the command's process group to end, and after a grace period
+// kills everything the command started.
+func (r *shellRun) stop() {
+	signalGroup(r.pid, false)
+	grace := time.NewTimer(bashKillGrace)
+	defer grace.Stop()
+	select {
+	case <-r.proc.Done():
+	case <-grace.C:
+	}
+	r.tracker.KillSession(r.pid)
+}
+
+// finish waits for the shell, kills whatever it left running (its
+// session, its group, their descendants, then orphans no other running
+// command may own), waits for the output to end, and removes the
+// sandbox's scratch directory. leftOpen says a process nobody could kill
+// yet still holds the output pipe; its later output is dropped.
+func (r *shellRun) finish() (err error, leftOpen bool) {
+	err = r.proc.Wait()
+	r.tracker.KillSession(r.pid)
+	r.scope.End()
+	grace := time.NewTimer(bashPipeGrace)
+	defer grace.Stop()
+	select {
+	case <-r.copied:
+	case <-grace.C:
+		leftOpen = true
+		r.pipe.Close()
+		<-r.copied
+	}
+	r.pipe.Close()
+	_ = r.proc.Cleanup()
+	return err, leftOpen
+}
