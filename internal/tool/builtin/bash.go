@@ -12,8 +12,8 @@ import (
 
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/proctree"
-	"github.com/ponder-agent/ponder/internal/shellenv"
 	"github.com/ponder-agent/ponder/internal/sandbox"
+	"github.com/ponder-agent/ponder/internal/shellenv"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
 
