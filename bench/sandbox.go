@@ -53,13 +53,13 @@ func SandboxCost(n int) (SandboxRows, error) {
 		if err != nil {
 			return err
 		}
-		if res := call.Run(tool.WithConfined(context.Background(), confined)); res.IsError {
+		if res := call.Run(tool.WithConfinement(context.Background(), tool.Confinement{Sandbox: confined})); res.IsError {
 			return fmt.Errorf("bash -c true failed: %s", res.Content)
 		}
 		return nil
 	}
 	start := func(s *sandbox.Sandbox) error {
-		p, err := s.Start(exec.Command("bash", "-c", "true"), true)
+		p, err := s.Start(exec.Command("bash", "-c", "true"), &sandbox.Confinement{})
 		if err != nil {
 			return err
 		}

@@ -140,7 +140,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
 	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc})
-	res = call.Run(tool.WithConfined(runCtx, confine))
+	res = call.Run(tool.WithConfinement(runCtx, confine))
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
 	}
@@ -162,18 +162,18 @@ func (a *Agent) offeredNames(mode permission.Mode) []string {
 
 // gate asks the permission engine about a call, validates calls that are
 // not refused, and asks the user when the engine says ask. It returns the
-// result to give the model when the call may not run, and otherwise
-// whether the engine ruled that it must run in the OS sandbox.
-func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (tool.Result, bool, bool) {
+// result to give the model when the call may not run, and otherwise how
+// the engine ruled that it must run (in the OS sandbox or not).
+func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (tool.Result, tool.Confinement, bool) {
 	d := a.cfg.Perm.Decide(pc, access)
 	if v, ok := call.(tool.Validator); ok && call != nil && d.Behavior != permission.Deny {
 		if err := v.Validate(); err != nil {
-			return tool.Errorf("%s cannot run: %v", use.Name, err), false, false
+			return tool.Errorf("%s cannot run: %v", use.Name, err), tool.Confinement{}, false
 		}
 	}
 	switch d.Behavior {
 	case permission.Allow:
-		return tool.Result{}, d.Sandbox, true
+		return tool.Result{}, tool.Confinement{Sandbox: d.Sandbox, Ports: d.Ports}, true
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
@@ -193,13 +193,13 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 			if ans.Always && q.Suggest != "" {
 				_ = a.cfg.Perm.AddAllow(q.Suggest)
 			}
-			return tool.Result{}, d.Sandbox, true
+			return tool.Result{}, tool.Confinement{Sandbox: d.Sandbox, Ports: d.Ports}, true
 		}
 		d.Rule = "user"
 	}
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
-	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, false, false
+	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, tool.Confinement{}, false
 }
 
 // permContext is what the permission engine needs to know about this

@@ -51,6 +51,10 @@ type Decision struct {
 	// user or an allow rule approved, or one run in bypass mode, is not
 	// confined. For an Ask it says what applies once the user says yes.
 	Sandbox bool
+	// Ports are, for a command allowed to fetch from the network, the TCP
+	// ports of those fetches (443 for an https address). A confined
+	// command may connect to these ports and no others.
+	Ports []uint16
 }
 
 // RuleReadOnlyCommand is the rule of a command allowed because it was
@@ -280,7 +284,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 			return e.suggest(d, a, class)
 		}
 		if d, ok := e.execAllowed(a, class); ok {
-			return d
+			return withFetchPorts(d, class)
 		}
 	} else {
 		if r, ok := e.match.anyCovers(e.ask, a, it); ok {
@@ -291,7 +295,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}
 		}
 	}
-	return e.suggest(e.modeDefault(c, a, canon, class), a, class)
+	return withFetchPorts(e.suggest(e.modeDefault(c, a, canon, class), a, class), class)
 }
 
 // modeDefault is what a mode does with a call no rule decided.

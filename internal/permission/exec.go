@@ -2,7 +2,9 @@ package permission
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ponder-agent/ponder/internal/permission/shellclass"
@@ -248,6 +250,48 @@ func (e *Engine) fetchesAllowed(class shellclass.Result) (string, bool) {
 		}
 	}
 	return "", true
+}
+
+// withFetchPorts adds to a decision that lets a shell line run the ports
+// its fetches connect to.
+func withFetchPorts(d Decision, class shellclass.Result) Decision {
+	if d.Behavior != Allow {
+		return d
+	}
+	for _, f := range class.Fetches {
+		if p := fetchPort(f.URL); p != 0 && !slices.Contains(d.Ports, p) {
+			d.Ports = append(d.Ports, p)
+		}
+	}
+	return d
+}
+
+// fetchPort is the TCP port a fetch of rawURL connects to, or 0.
+func fetchPort(rawURL string) uint16 {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return 0
+	}
+	if p := u.Port(); p != "" {
+		n, err := strconv.ParseUint(p, 10, 16)
+		if err != nil {
+			return 0
+		}
+		return uint16(n)
+	}
+	switch u.Scheme {
+	case "https", "wss":
+		return 443
+	case "http", "ws":
+		return 80
+	case "ssh":
+		return 22
+	case "git":
+		return 9418
+	case "ftp":
+		return 21
+	}
+	return 0
 }
 
 // execDefault is what a mode does with a shell line no rule decided: a

@@ -19,6 +19,8 @@ type bubblewrap struct {
 	path    string
 	network bool
 	filter  []unix.SockFilter
+	// fetchFilter is the filter of a command allowed to fetch.
+	fetchFilter []unix.SockFilter
 }
 
 func newBubblewrap(opts Options) (*bubblewrap, error) {
@@ -30,7 +32,11 @@ func newBubblewrap(opts Options) (*bubblewrap, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bubblewrap{path: path, network: opts.Network, filter: filter}
+	fetchFilter, err := buildFilter(filterOptions{network: opts.Network, internet: true, ponder: os.Getpid()})
+	if err != nil {
+		return nil, err
+	}
+	b := &bubblewrap{path: path, network: opts.Network, filter: filter, fetchFilter: fetchFilter}
 	// bwrap can be installed yet unusable (no user namespaces in a
 	// container): try it once.
 	dir, err := os.MkdirTemp("", "ponder-sandbox-probe-")
@@ -45,13 +51,20 @@ func newBubblewrap(opts Options) (*bubblewrap, error) {
 	return b, nil
 }
 
-func (b *bubblewrap) prepare(cmd *exec.Cmd, scratch string) (func() error, func(), error) {
+// prepare wraps cmd in bwrap. A command allowed to fetch shares the
+// network namespace: bwrap cannot limit ports, so there the permission
+// rules alone judge where it connects.
+func (b *bubblewrap) prepare(cmd *exec.Cmd, scratch string, c Confinement) (func() error, func(), error) {
+	filter, network := b.filter, b.network
+	if len(c.Ports) > 0 {
+		filter, network = b.fetchFilter, true
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
 	// The filter is a few kilobytes at most, well within a pipe's buffer.
-	if _, err := w.Write(filterBytes(b.filter)); err != nil {
+	if _, err := w.Write(filterBytes(filter)); err != nil {
 		r.Close()
 		w.Close()
 		return nil, nil, err
@@ -60,7 +73,7 @@ func (b *bubblewrap) prepare(cmd *exec.Cmd, scratch string) (func() error, func(
 	fd := 3 + len(cmd.ExtraFiles)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
 	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
-	cmd.Args = append([]string{"bwrap"}, bwrapArgs(argv, cmd.Dir, scratch, b.network, fd)...)
+	cmd.Args = append([]string{"bwrap"}, bwrapArgs(argv, cmd.Dir, scratch, network, fd)...)
 	cmd.Path = b.path
 	return nil, func() { r.Close() }, nil
 }

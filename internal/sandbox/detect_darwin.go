@@ -32,9 +32,11 @@ func detect(s *Sandbox, want Kind) error {
 // seatbelt runs commands through sandbox-exec with seatbeltProfile.
 type seatbelt struct{ network bool }
 
-func (sb seatbelt) prepare(cmd *exec.Cmd, scratch string) (func() error, func(), error) {
+// prepare wraps cmd in sandbox-exec. A command allowed to fetch gets the
+// network: the permission rules judge where it connects.
+func (sb seatbelt) prepare(cmd *exec.Cmd, scratch string, c Confinement) (func() error, func(), error) {
 	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
-	cmd.Args = append([]string{"sandbox-exec", "-D", "SCRATCH=" + scratch, "-p", seatbeltProfile(sb.network)}, argv...)
+	cmd.Args = append([]string{"sandbox-exec", "-D", "SCRATCH=" + scratch, "-p", seatbeltProfile(sb.network || len(c.Ports) > 0)}, argv...)
 	cmd.Path = sandboxExec
 	return nil, nil, nil
 }

@@ -125,18 +125,26 @@ type landlock struct {
 	abi    int
 	rights landlockRights
 	filter []unix.SockFilter
+	// fetchFilter is the filter of a command allowed to fetch.
+	fetchFilter []unix.SockFilter
 	// roots are the paths to grant reading, found once.
 	roots []string
 }
 
 func newLandlock(abi, errata int, opts Options) (*landlock, error) {
 	rights := rightsFor(abi, errata, opts.Network)
-	filter, err := buildFilter(filterOptions{network: opts.Network, ponder: os.Getpid(), abi: abi,
-		scopedSignals: rights.scoped&unix.LANDLOCK_SCOPE_SIGNAL != 0})
+	fo := filterOptions{network: opts.Network, ponder: os.Getpid(), abi: abi,
+		scopedSignals: rights.scoped&unix.LANDLOCK_SCOPE_SIGNAL != 0}
+	filter, err := buildFilter(fo)
 	if err != nil {
 		return nil, err
 	}
-	return &landlock{abi: abi, rights: rights, filter: filter, roots: readRoots()}, nil
+	fo.internet = true
+	fetchFilter, err := buildFilter(fo)
+	if err != nil {
+		return nil, err
+	}
+	return &landlock{abi: abi, rights: rights, filter: filter, fetchFilter: fetchFilter, roots: readRoots()}, nil
 }
 
 // addPathRule grants rights beneath path (only the rights that apply to a
@@ -157,13 +165,13 @@ func addPathRule(ruleset int, path string, rights uint64) error {
 	return addRule(ruleset, fd, rights)
 }
 
-func (l *landlock) prepare(_ *exec.Cmd, scratch string) (func() error, func(), error) {
-	return func() error { return l.restrict(scratch) }, nil, nil
+func (l *landlock) prepare(_ *exec.Cmd, scratch string, c Confinement) (func() error, func(), error) {
+	return func() error { return l.restrict(scratch, c.Ports) }, nil, nil
 }
 
 // restrict confines the calling thread: Landlock first (it needs
 // no_new_privs), then the seccomp filter, then capabilities.
-func (l *landlock) restrict(scratch string) error {
+func (l *landlock) restrict(scratch string, ports []uint16) error {
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: l.rights.fs, Handled_access_net: l.rights.net, Scoped: l.rights.scoped}
 	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if e != 0 {
@@ -184,16 +192,56 @@ func (l *landlock) restrict(scratch string) error {
 	if err := addPathRule(ruleset, filepath.Clean(scratch), l.rights.fs); err != nil {
 		return fmt.Errorf("landlock rule for the scratch directory: %w", err)
 	}
+	filter := l.filter
+	if len(ports) > 0 {
+		filter = l.fetchFilter
+		if err := addPortRules(ruleset, l.rights.net, ports); err != nil {
+			return err
+		}
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	if _, _, e := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); e != 0 {
 		return fmt.Errorf("landlock_restrict_self: %w", e)
 	}
-	if err := installFilter(l.filter); err != nil {
+	if err := installFilter(filter); err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	return dropCapabilities()
+}
+
+// netPortAttr is the kernel's struct landlock_net_port_attr, which
+// golang.org/x/sys does not define.
+type netPortAttr struct {
+	allowedAccess uint64
+	port          uint64
+}
+
+// ruleNetPort is LANDLOCK_RULE_NET_PORT.
+const ruleNetPort = 2
+
+// addPortRules lets the command connect to the given TCP ports, and send
+// to port 53 for name lookups where Landlock also handles UDP.
+func addPortRules(ruleset int, handled uint64, ports []uint16) error {
+	add := func(port uint16, rights uint64) error {
+		if rights &= handled; rights == 0 {
+			return nil
+		}
+		attr := netPortAttr{allowedAccess: rights, port: uint64(port)}
+		_, _, e := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), ruleNetPort,
+			uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
+		if e != 0 {
+			return fmt.Errorf("landlock rule for port %d: %w", port, e)
+		}
+		return nil
+	}
+	for _, p := range ports {
+		if err := add(p, unix.LANDLOCK_ACCESS_NET_CONNECT_TCP); err != nil {
+			return err
+		}
+	}
+	return add(53, unix.LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP)
 }
 
 func addRule(ruleset, fd int, rights uint64) error {

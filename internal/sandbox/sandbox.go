@@ -66,13 +66,23 @@ type Sandbox struct {
 	impl    confiner
 }
 
+// Confinement is what one confined command may do beyond reading.
+type Confinement struct {
+	// Ports are the TCP ports the command may connect to: those of the
+	// fetches the permission rules allowed it (443 for an https URL).
+	// With any, it may also open internet sockets, so that it can look
+	// up names; the hosts it reaches are the permission rules' to judge.
+	// Without sandbox.network, a confined command has no network else.
+	Ports []uint16
+}
+
 // confiner is one mechanism's way of wrapping a command.
 type confiner interface {
 	// prepare rewrites cmd to run confined with scratch as its only
 	// writable directory. It returns the work to do on the starting
 	// thread just before the command starts and the work to do once it
 	// has started (either may be nil).
-	prepare(cmd *exec.Cmd, scratch string) (restrict func() error, started func(), err error)
+	prepare(cmd *exec.Cmd, scratch string, c Confinement) (restrict func() error, started func(), err error)
 	// restricts lists what the mechanism enforces, for ponder doctor.
 	restricts() []string
 }
@@ -146,7 +156,7 @@ func (st Status) Summary() string {
 // for and there is no sandbox.
 var ErrUnavailable = errors.New("no sandbox is available to confine the command")
 
-// Start starts cmd, confined when confine is set, on a thread of its own
+// Start starts cmd, confined as c says when c is not nil, on a thread of its own
 // that lives until the command ends (so that a parent-death signal set in
 // cmd.SysProcAttr fires only when ponder itself goes). The command must
 // not have been started; Start sets up its environment when confined, so
@@ -154,8 +164,8 @@ var ErrUnavailable = errors.New("no sandbox is available to confine the command"
 // cleaned up, once nothing the command started is left running.
 //
 // A nil Sandbox starts unconfined commands and refuses confined ones.
-func (s *Sandbox) Start(cmd *exec.Cmd, confine bool) (*Process, error) {
-	if !confine {
+func (s *Sandbox) Start(cmd *exec.Cmd, c *Confinement) (*Process, error) {
+	if c == nil {
 		return startOnThread(cmd, nil, "")
 	}
 	if s == nil || s.impl == nil {
@@ -169,7 +179,7 @@ func (s *Sandbox) Start(cmd *exec.Cmd, confine bool) (*Process, error) {
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = scratchEnv(cmd.Env, scratch)
-	restrict, started, err := s.impl.prepare(cmd, scratch)
+	restrict, started, err := s.impl.prepare(cmd, scratch, *c)
 	if err != nil {
 		_ = os.RemoveAll(scratch)
 		return nil, err

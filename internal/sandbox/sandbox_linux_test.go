@@ -130,11 +130,26 @@ func helper(action, arg string) string {
 // runHelper runs the test binary confined (or not) as a helper.
 func runHelper(t *testing.T, s *Sandbox, confine bool, action, arg string) string {
 	t.Helper()
+	return runHelperWith(t, s, confinement(confine), action, arg)
+}
+
+// confinement is the Confinement of a command confined without network,
+// or nil for an unconfined one.
+func confinement(confine bool) *Confinement {
+	if !confine {
+		return nil
+	}
+	return &Confinement{}
+}
+
+// runHelperWith runs the test binary as a helper, confined as c says.
+func runHelperWith(t *testing.T, s *Sandbox, c *Confinement, action, arg string) string {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$", arg)
 	cmd.Env = append(os.Environ(), helperEnv+"="+action)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	p, err := s.Start(cmd, confine)
+	p, err := s.Start(cmd, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +180,7 @@ func shellRun(t *testing.T, s *Sandbox, confine bool, script string, args ...str
 	cmd := exec.Command("bash", append([]string{"-c", script, "sh"}, args...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	p, err := s.Start(cmd, confine)
+	p, err := s.Start(cmd, confinement(confine))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,6 +336,51 @@ func TestNetworkSetting(t *testing.T) {
 	}
 }
 
+// A command allowed to fetch may connect to the ports of its fetches and
+// to no other, and still may not reach Unix sockets.
+func TestFetchPorts(t *testing.T) {
+	s := landlockBox(t, Options{})
+	if s.abi < 4 {
+		t.Skip("Landlock ABI below 4 cannot limit TCP ports")
+	}
+	allowed, other := tcpListener(t), tcpListener(t)
+	c := &Confinement{Ports: []uint16{port(t, allowed)}}
+	if got := runHelperWith(t, s, c, "connect-tcp", allowed.Addr().String()); got != "ok" {
+		t.Errorf("the fetch's port: %s", got)
+	}
+	if got := runHelperWith(t, s, c, "connect-tcp", other.Addr().String()); got == "ok" {
+		t.Error("a command allowed one port connected to another")
+	}
+	if got := runHelperWith(t, s, c, "socket-unix", ""); got == "ok" {
+		t.Error("a command allowed to fetch opened a Unix socket")
+	}
+}
+
+// tcpListener accepts and closes connections until the test ends.
+func tcpListener(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln
+}
+
+func port(t *testing.T, ln net.Listener) uint16 {
+	t.Helper()
+	return uint16(ln.Addr().(*net.TCPAddr).Port)
+}
+
 // Abstract Unix sockets outside the sandbox stay out of reach even with
 // the network on (Landlock's scope, not only seccomp's socket rule).
 func TestAbstractSocketsScoped(t *testing.T) {
@@ -356,7 +416,7 @@ func TestOtherThreadsUnaffected(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			cmd := exec.Command("bash", "-c", `echo x > "$1/confined-$2" 2>/dev/null; exit 0`, "sh", dir, strconv.Itoa(i))
-			p, err := s.Start(cmd, true)
+			p, err := s.Start(cmd, &Confinement{})
 			if err != nil {
 				t.Error(err)
 				return
@@ -473,7 +533,7 @@ func TestChoice(t *testing.T) {
 		t.Fatalf("none: %v %v", s, err)
 	}
 	cmd := exec.Command("true")
-	if _, err := s.Start(cmd, true); err != ErrUnavailable {
+	if _, err := s.Start(cmd, &Confinement{}); err != ErrUnavailable {
 		t.Errorf("confined start without a sandbox: %v", err)
 	}
 	if _, err := New(Options{Choice: "seatbelt"}); err == nil {

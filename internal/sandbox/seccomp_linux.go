@@ -26,6 +26,10 @@ import (
 // filterOptions parametrise the filter.
 type filterOptions struct {
 	network bool
+	// internet lets the command open IPv4 and IPv6 sockets (not Unix
+	// ones): the filter of a command whose fetches the permission rules
+	// allowed, where Landlock limits TCP to the ports those fetches name.
+	internet bool
 	// ponder is ponder's own process id, which a confined command may
 	// not signal.
 	ponder int
@@ -121,8 +125,11 @@ func filterRules(o filterOptions) []rule {
 	// it needs capabilities the command lacks) always; Unix, IPv4 and IPv6
 	// only with the network setting; every other family never.
 	allowed := []uint32{unix.AF_NETLINK}
-	if o.network {
+	switch {
+	case o.network:
 		allowed = append(allowed, unix.AF_UNIX, unix.AF_INET, unix.AF_INET6)
+	case o.internet:
+		allowed = append(allowed, unix.AF_INET, unix.AF_INET6)
 	}
 	var others []cond
 	for _, af := range allowed {

@@ -126,15 +126,25 @@ func CallID(ctx context.Context) string {
 
 type confinedKey struct{}
 
-// WithConfined records in ctx whether the permission engine ruled that the
-// call must run in the OS sandbox (a command allowed only because it was
-// judged read-only, or any command in plan mode or a read-only agent).
-func WithConfined(ctx context.Context, confined bool) context.Context {
-	return context.WithValue(ctx, confinedKey{}, confined)
+// Confinement is the permission engine's ruling on how a command runs.
+type Confinement struct {
+	// Sandbox says the call must run in the OS sandbox (a command allowed
+	// only because it was judged read-only, or any command in plan mode
+	// or a read-only agent).
+	Sandbox bool
+	// Ports are the TCP ports of the fetches the rules allowed the
+	// command; a confined command may connect to these only.
+	Ports []uint16
 }
 
-// Confined reports what WithConfined recorded; false when nothing was.
-func Confined(ctx context.Context) bool {
-	c, _ := ctx.Value(confinedKey{}).(bool)
+// WithConfinement records the engine's ruling for the call being run.
+func WithConfinement(ctx context.Context, c Confinement) context.Context {
+	return context.WithValue(ctx, confinedKey{}, c)
+}
+
+// ConfinementOf reports what WithConfinement recorded; no sandbox when
+// nothing was.
+func ConfinementOf(ctx context.Context) Confinement {
+	c, _ := ctx.Value(confinedKey{}).(Confinement)
 	return c
 }

@@ -50,7 +50,7 @@ type BashOptions struct {
 	// empty.
 	Shell string
 	// Sandbox confines the calls the permission engine says must be
-	// confined (tool.Confined). Without one, such calls are refused.
+	// confined (tool.ConfinementOf). Without one, such calls are refused.
 	Sandbox *sandbox.Sandbox
 	// Processes ends whatever a command leaves running; the process's
 	// default tracker when nil.
@@ -124,7 +124,7 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 	if err := ctx.Err(); err != nil {
 		return tool.Errorf("Command was interrupted before it started.")
 	}
-	confine := tool.Confined(ctx)
+	confine := tool.ConfinementOf(ctx)
 	if c.background {
 		return c.runInBackground(confine)
 	}

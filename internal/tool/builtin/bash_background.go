@@ -9,7 +9,7 @@ import (
 // runInBackground starts the command and returns at once; the command's
 // output is kept for BashOutput, and it runs until it ends, KillShell
 // stops it, or the session ends.
-func (c *bashCall) runInBackground(confine bool) tool.Result {
+func (c *bashCall) runInBackground(confine tool.Confinement) tool.Result {
 	if c.opts.Shells == nil {
 		return tool.Errorf("Background commands are not available in this session; run the command without run_in_background.")
 	}

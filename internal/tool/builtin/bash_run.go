@@ -38,10 +38,10 @@ type shellRun struct {
 
 // start runs the command in a session of its own (no controlling
 // terminal, so nothing can type into or draw over ponder's), with empty
-// standard input, both output streams on one pipe, and, when confine is
-// set, inside the sandbox.
-func (c *bashCall) start(confine bool, out io.Writer) (*shellRun, error) {
-	if confine && !c.opts.Sandbox.Available() {
+// standard input, both output streams on one pipe, and, when the engine
+// ruled so, inside the sandbox.
+func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, error) {
+	if confine.Sandbox && !c.opts.Sandbox.Available() {
 		return nil, errNoSandbox
 	}
 	rd, wr, err := os.Pipe()
@@ -54,7 +54,11 @@ func (c *bashCall) start(confine bool, out io.Writer) (*shellRun, error) {
 	cmd.Stdout, cmd.Stderr = wr, wr
 	cmd.SysProcAttr = shellAttr()
 	scope := c.opts.Processes.Begin()
-	proc, err := c.opts.Sandbox.Start(cmd, confine)
+	var in *sandbox.Confinement
+	if confine.Sandbox {
+		in = &sandbox.Confinement{Ports: confine.Ports}
+	}
+	proc, err := c.opts.Sandbox.Start(cmd, in)
 	wr.Close()
 	if err != nil {
 		rd.Close()

@@ -255,7 +255,7 @@ func TestBashConfined(t *testing.T) {
 	env := newEnv(t)
 	bash := NewBash(BashOptions{Sandbox: sb})
 	call := prepare(t, bash, env, map[string]any{"command": "echo x > inside.txt; echo scratch > $TMPDIR/s && cat $TMPDIR/s"})
-	res := call.Run(tool.WithConfined(context.Background(), true))
+	res := call.Run(tool.WithConfinement(context.Background(), tool.Confinement{Sandbox: true}))
 	wantContains(t, res.Content, "scratch")
 	if _, err := os.Stat(filepath.Join(env.Dir, "inside.txt")); err == nil {
 		t.Fatalf("a confined command wrote the project: %s", res.Content)
@@ -276,7 +276,7 @@ func TestBashConfinedWithoutSandboxRefused(t *testing.T) {
 	none, _ := sandbox.New(sandbox.Options{Choice: "none"})
 	for _, sb := range []*sandbox.Sandbox{nil, none} {
 		call := prepare(t, NewBash(BashOptions{Sandbox: sb}), env, map[string]any{"command": "touch ran"})
-		res := call.Run(tool.WithConfined(context.Background(), true))
+		res := call.Run(tool.WithConfinement(context.Background(), tool.Confinement{Sandbox: true}))
 		if !res.IsError || !strings.Contains(res.Content, "sandbox") {
 			t.Errorf("result %+v", res)
 		}

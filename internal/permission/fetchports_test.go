@@ -1,0 +1,36 @@
+package permission
+
+import (
+	"slices"
+	"testing"
+)
+
+// A command allowed to fetch carries the ports of its fetches, so that
+// the sandbox can open exactly those; nothing else gets ports.
+func TestFetchPorts(t *testing.T) {
+	fx := newFixture(t)
+	e, err := NewEngine(Rules{Allow: []string{"WebFetch(domain:docs.dev)", "WebFetch(domain:localhost)"}}, fx.root, fx.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetSandbox(SandboxPolicy{Available: true})
+	for _, tc := range []struct {
+		mode  Mode
+		cmd   string
+		ports []uint16
+	}{
+		{ModeDefault, "curl -s https://docs.dev/x", []uint16{443}},
+		{ModePlan, "curl -s https://docs.dev/x http://docs.dev:8080/y", []uint16{443, 8080}},
+		{ModeDefault, "wget -qO- http://localhost:3000/", []uint16{3000}},
+		{ModeDefault, "ls", nil},
+		{ModeDefault, "curl -s https://other.dev/", nil}, // asks: no ports
+	} {
+		d := e.Decide(Context{Mode: tc.mode, PlanFile: fx.plan}, Access{Tool: "Bash", Kind: KindExec, Command: tc.cmd})
+		if !slices.Equal(d.Ports, tc.ports) {
+			t.Errorf("%s %q: ports %v (%s), want %v", tc.mode, tc.cmd, d.Ports, d.Behavior, tc.ports)
+		}
+		if d.Behavior == Allow && !d.Sandbox {
+			t.Errorf("%s %q: allowed unconfined", tc.mode, tc.cmd)
+		}
+	}
+}
