@@ -149,7 +149,9 @@ func New(opts Options) (*App, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.Provider = newProvider(name, cfg, opts.HTTPClient)
+		if a.Provider, err = newProvider(name, cfg, opts.HTTPClient); err != nil {
+			return nil, err
+		}
 		a.Models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
 	a.Broker = permission.NewBroker(func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) })

@@ -15,6 +15,7 @@ type Settings struct {
 	PlanMode       PlanMode    `json:"planMode,omitzero"`
 	Retry          Retry       `json:"retry,omitzero"`
 	Context        Context     `json:"context,omitzero"`
+	Network        Network     `json:"network,omitzero"`
 }
 
 // Permissions holds tool rules such as "Bash(git diff:*)" or "Edit(src/**)".
@@ -69,6 +70,14 @@ type Context struct {
 	AutoCompactAt *float64 `json:"autoCompactAt,omitempty"`
 }
 
+// Network tunes requests to the model server.
+type Network struct {
+	// IdleTimeout is how many seconds a model request may receive
+	// nothing (no headers, no stream event) before it fails and is
+	// retried; default 90. $PONDER_IDLE_TIMEOUT overrides it.
+	IdleTimeout *float64 `json:"idleTimeout,omitempty"`
+}
+
 // merge lays o over s: values o sets replace those of s, rule lists add up.
 func (s *Settings) merge(o Settings) {
 	set(&s.Model, o.Model)
@@ -94,6 +103,7 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Retry.MaxAttempts, o.Retry.MaxAttempts)
 	set(&s.Context.Window, o.Context.Window)
 	set(&s.Context.AutoCompactAt, o.Context.AutoCompactAt)
+	set(&s.Network.IdleTimeout, o.Network.IdleTimeout)
 }
 
 func set[T any](dst **T, src *T) {

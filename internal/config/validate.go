@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -46,6 +47,9 @@ func validate(s Settings) (field, msg string) {
 		between("context.window", s.Context.Window, 1000, 100_000_000)
 	if field == "" && s.Context.AutoCompactAt != nil && (*s.Context.AutoCompactAt < 0 || *s.Context.AutoCompactAt > 1) {
 		field, msg = "context.autoCompactAt", "must be between 0 and 1"
+	}
+	if field == "" && s.Network.IdleTimeout != nil && (*s.Network.IdleTimeout < MinIdleTimeout || *s.Network.IdleTimeout > MaxIdleTimeout) {
+		field, msg = "network.idleTimeout", fmt.Sprintf("must be between %d and %d seconds", MinIdleTimeout, MaxIdleTimeout)
 	}
 	return field, msg
 }
