@@ -103,6 +103,9 @@ type App struct {
 	// Resumed says the session continues an earlier one.
 	Resumed bool
 
+	// sessionLock keeps other processes out of this session's transcript.
+	sessionLock *session.Lock
+
 	mu        sync.Mutex
 	launcher  *launcher
 	main      *agent.Agent

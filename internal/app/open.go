@@ -16,8 +16,15 @@ import (
 )
 
 // open starts a new transcript, or loads the one to resume or fork, and
-// builds plan mode, the tools and the main agent on top of it.
-func (a *App) open() error {
+// builds plan mode, the tools and the main agent on top of it. The
+// session's lock is taken before its transcript is read or written; a
+// fork only reads the original, so it locks just its own new session.
+func (a *App) open() (err error) {
+	defer func() {
+		if err != nil {
+			a.unlock()
+		}
+	}()
 	tr, err := a.loadTranscript()
 	if err != nil {
 		return err
@@ -30,6 +37,9 @@ func (a *App) open() error {
 		a.Resumed = true
 	} else {
 		if a.ID, err = newSessionID(a.opts.SessionID); err != nil {
+			return err
+		}
+		if err := a.lock(a.ID); err != nil {
 			return err
 		}
 		path := a.Store.Path(a.ID)
@@ -75,6 +85,11 @@ func (a *App) loadTranscript() (*session.Transcript, error) {
 	}
 	if err != nil {
 		return nil, &UsageError{Msg: err.Error()}
+	}
+	if !a.opts.Fork {
+		if err := a.lock(info.ID); err != nil {
+			return nil, err
+		}
 	}
 	tr, err := session.Load(info.Path)
 	if err != nil {
@@ -163,4 +178,25 @@ func (a *App) modelFor(mode permission.Mode) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.Models.ForMode(mode)
+}
+
+// lock takes the lock of session id for as long as this app runs. A
+// session in use elsewhere is a usage error: the user can wait, or fork.
+func (a *App) lock(id string) error {
+	l, err := a.Store.Lock(id)
+	var le *session.LockedError
+	if errors.As(err, &le) {
+		return &UsageError{Msg: le.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	a.sessionLock = l
+	return nil
+}
+
+// unlock lets the session's lock go.
+func (a *App) unlock() {
+	_ = a.sessionLock.Release()
+	a.sessionLock = nil
 }

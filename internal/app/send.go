@@ -198,11 +198,13 @@ func (a *App) Main() *agent.Agent {
 	return a.main
 }
 
-// Close ends the session: pending questions are withdrawn and the
-// transcript is closed.
+// Close ends the session: pending questions are withdrawn, the
+// transcript is closed and the session's lock is let go.
 func (a *App) Close() error {
 	a.Broker.Close()
-	return a.Log.Close()
+	err := a.Log.Close()
+	a.unlock()
+	return err
 }
 
 // AskPending puts a plan approval that a headless run left waiting to
