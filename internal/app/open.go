@@ -31,7 +31,7 @@ func (a *App) open() (err error) {
 	}
 	if tr != nil && !a.opts.Fork {
 		a.ID = tr.Header.SessionID
-		if a.Log, err = session.Open(tr.Path); err != nil {
+		if a.Log, err = session.Continue(tr); err != nil {
 			return err
 		}
 		a.Resumed = true
@@ -126,31 +126,19 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 		a.forkTodos(tr.Header.SessionID)
 	}
 	a.pending = tr.PendingApproval()
-	history := tr.Conversation()
-	if a.pending == nil {
-		history = a.closeDanglingCalls(history)
+	history, answered, notes := tr.Resumable(a.pending != nil)
+	if answered {
+		// Calls the stopped process never answered now have results
+		// saying so; record them, so the next turn follows them.
+		_ = a.Log.Append(session.Entry{Type: session.TypeMessage, Message: &history[len(history)-1]})
+	}
+	a.Warnings = append(a.Warnings, notes...)
+	if len(tr.Warnings) > 0 || len(notes) > 0 {
+		// Said once: a later resume of this transcript stays quiet
+		// about the same damage.
+		_ = a.Log.Reported()
 	}
 	return history
-}
-
-// closeDanglingCalls answers tool calls that a stopped process never
-// answered, so the conversation is valid for the model again.
-func (a *App) closeDanglingCalls(history []llm.Message) []llm.Message {
-	if len(history) == 0 {
-		return history
-	}
-	last := history[len(history)-1]
-	uses := last.ToolUses()
-	if last.Role != llm.RoleAssistant || len(uses) == 0 {
-		return history
-	}
-	msg := llm.Message{Role: llm.RoleUser}
-	for _, u := range uses {
-		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockToolResult, ToolUseID: u.ID, IsError: true,
-			Content: "The session stopped before this call finished; it may not have run. Check before relying on it."})
-	}
-	_ = a.Log.Append(session.Entry{Type: session.TypeMessage, Message: &msg})
-	return append(history, msg)
 }
 
 // newMain builds the main agent over history.

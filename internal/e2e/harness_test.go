@@ -113,9 +113,21 @@ type outcome struct {
 // run runs ponder with args and optional standard input.
 func (w *world) run(stdin string, args ...string) outcome {
 	w.t.Helper()
+	return w.runWith(stdin, ponderBin, args...)
+}
+
+// runProgram runs another program (a shell that starts ponder, say) in
+// ponder's environment.
+func (w *world) runProgram(prog string, args ...string) outcome {
+	w.t.Helper()
+	return w.runWith("", prog, args...)
+}
+
+func (w *world) runWith(stdin, prog string, args ...string) outcome {
+	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, ponderBin, args...)
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = w.dir
 	cmd.Env = w.env()
 	cmd.Stdin = strings.NewReader(stdin)
