@@ -105,6 +105,8 @@ type App struct {
 
 	// sessionLock keeps other processes out of this session's transcript.
 	sessionLock *session.Lock
+	// work is the turns and compactions in progress, for Close to stop.
+	work running
 
 	mu        sync.Mutex
 	launcher  *launcher

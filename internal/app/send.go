@@ -94,6 +94,8 @@ func (a *App) Pending() *session.Pending {
 // approval that clears the conversation starts a fresh one from the plan
 // within the same call.
 func (a *App) Send(ctx context.Context, text string) (agent.Result, error) {
+	ctx, done := a.work.track(ctx)
+	defer done()
 	if a.Pending() != nil {
 		return agent.Result{}, fmt.Errorf("%w: answer it first (headless: --approve-plan or --reject-plan)", ErrPlanPending)
 	}
@@ -108,6 +110,8 @@ func (a *App) Send(ctx context.Context, text string) (agent.Result, error) {
 // AnswerPending answers the plan approval a headless run left waiting and
 // continues the turn, exactly as if the answer had come at once.
 func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.Result, error) {
+	ctx, done := a.work.track(ctx)
+	defer done()
 	p := a.Pending()
 	if p == nil {
 		return agent.Result{}, &UsageError{Msg: fmt.Sprintf("session %s has no plan waiting for approval", a.ID)}
@@ -198,10 +202,15 @@ func (a *App) Main() *agent.Agent {
 	return a.main
 }
 
-// Close ends the session: pending questions are withdrawn, the
-// transcript is closed and the session's lock is let go.
+// Close ends the session: running work is cancelled (which stops its
+// commands) and waited for, so that the transcript records how it ended;
+// pending questions are withdrawn, the transcript is closed and the
+// session's lock is let go.
 func (a *App) Close() error {
 	a.Broker.Close()
+	if !a.work.stop(closeWait) {
+		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})
+	}
 	err := a.Log.Close()
 	a.unlock()
 	return err
@@ -212,6 +221,8 @@ func (a *App) Close() error {
 // then continues the turn with the answer. Nobody answering leaves the plan
 // pending.
 func (a *App) AskPending(ctx context.Context) (agent.Result, error) {
+	ctx, done := a.work.track(ctx)
+	defer done()
 	p := a.Pending()
 	if p == nil {
 		return agent.Result{}, nil
