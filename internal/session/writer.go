@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/ponder-agent/ponder/internal/atomicfile"
 )
 
 // Writer appends entries to a transcript. Each entry is written with one
@@ -59,8 +61,7 @@ func Create(path string, h Entry) (*Writer, error) {
 // not available it creates path exclusively and removes it again if the
 // write fails.
 func createWith(path string, first []byte) error {
-	dir, base := filepath.Split(path)
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(path), path)
 	if err != nil {
 		return err
 	}
