@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -141,4 +142,38 @@ func TestHangupInTheInterface(t *testing.T) {
 	waitGone(t, pid, "ponder")
 	waitGone(t, bg, "the command's background process")
 	checkEndedCleanly(t, w, id)
+}
+
+// With a host on stream-json input, a signal ends the run too, though
+// the host keeps its end of standard input open.
+func TestSignalEndsAStreamJSONRun(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, slowCommand)
+		fifo := w.fifo("started.fifo")
+		id := "1a0b9c82-7d6e-4f5a-8b41-3c2d1e0f9a8c"
+		s := w.start("--allowedTools", "Bash", "--session-id", id)
+		s.say("run the slow thing")
+		bg, err := strconv.Atoi(readFifo(t, fifo))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Kill(bg, syscall.SIGKILL) })
+		s.cmd.Process.Signal(syscall.SIGHUP)
+		res := s.result()
+		if res["subtype"] != "error" || !strings.Contains(fmt.Sprint(res["error"]), "interrupted") {
+			t.Errorf("result %v", res)
+		}
+		done := make(chan error, 1)
+		go func() { done <- s.cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("ponder kept running after SIGHUP while standard input stayed open")
+		}
+		if st := s.cmd.ProcessState.Sys().(syscall.WaitStatus); st.Signaled() {
+			t.Fatalf("ponder was killed by %v", st.Signal())
+		}
+		waitGone(t, bg, "the command's background process")
+		checkEndedCleanly(t, w, id)
+	})
 }
