@@ -247,3 +247,40 @@ func TestStoreListFindLatest(t *testing.T) {
 		t.Fatalf("List = %+v", list)
 	}
 }
+
+// A line over 64 MB is skipped and reported, in the middle of a file or
+// cut off at its end; a resume then removes the cut one and goes on.
+func TestOverlongLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 130 MB")
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	huge := `{"type":"message","message":{"role":"user","content":[{"type":"text","text":"` + strings.Repeat("x", maxLine) + `"}]}}`
+	content := `{"type":"header","version":1,"session_id":"s"}` + "\n" +
+		huge + "\n" +
+		`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"after"}]}}` + "\n" +
+		huge[:maxLine+10]
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Warnings) != 2 || !strings.Contains(tr.Warnings[0], ":2: line longer than") || !strings.Contains(tr.Warnings[1], ":4: the last line was cut off") {
+		t.Fatalf("warnings %v", tr.Warnings)
+	}
+	if conv := tr.Conversation(); len(conv) != 1 || conv[0].Text() != "after" {
+		t.Fatalf("conversation %+v", conv)
+	}
+	w, err := Continue(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Reported()
+	w.Close()
+	tr, err = Load(path)
+	if err != nil || len(tr.Warnings) != 0 || tr.Lines != 4 {
+		t.Fatalf("after a resume: %v %v, %d lines", err, tr.Warnings, tr.Lines)
+	}
+}
