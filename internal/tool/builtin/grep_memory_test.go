@@ -132,6 +132,39 @@ func TestGrepLargeFileMemory(t *testing.T) {
 		}},
 		{"every line", map[string]any{"pattern": "status", "output_mode": "content"}, func(s string) bool { return strings.Contains(s, "Output cut") }},
 		{"no match", map[string]any{"pattern": "absent[0-9]+word"}, func(s string) bool { return strings.Contains(s, "No matches") }},
+		{"multiline", map[string]any{"pattern": `needleXYZ[^\n]*\n2026`, "multiline": true, "output_mode": "count"}, func(s string) bool {
+			return strings.Contains(s, "big.log:") && strings.Contains(s, "searched in windows")
+		}},
+	}
+	// One line as long as the file, with the marker in the middle.
+	oneLine := filepath.Join(dir, "one-line.txt")
+	f, err := os.Create(oneLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := []byte(strings.Repeat("x", 1<<20))
+	for i := range mb {
+		if i == mb/2 {
+			f.WriteString("needleXYZ")
+		}
+		f.Write(chunk)
+	}
+	f.Close()
+	for _, c := range []struct {
+		name string
+		in   map[string]any
+	}{
+		{"one huge line", map[string]any{"pattern": "needleXYZ", "output_mode": "count"}},
+		{"one huge line, multiline", map[string]any{"pattern": `x+needleXYZ`, "multiline": true, "output_mode": "count"}},
+	} {
+		peak, out := grepPeak(t, oneLine, c.in)
+		t.Logf("%s: peak RSS %d MB on a %d MB file (%d MB on a 1 MB file)", c.name, peak, mb, base)
+		if !strings.Contains(out, "one-line.txt:1") || !strings.Contains(out, "in pieces") {
+			t.Errorf("%s: unexpected result:\n%.500s", c.name, out)
+		}
+		if peak-base > limit {
+			t.Errorf("%s: peak RSS %d MB, %d MB on a 1 MB file; want at most %d MB more", c.name, peak, base, limit)
+		}
 	}
 	for _, c := range cases {
 		peak, out := grepPeak(t, path, c.in)

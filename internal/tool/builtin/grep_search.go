@@ -201,9 +201,8 @@ type multiState struct {
 	done int // lines starting before this offset were visited
 	// last is the end of the last match taken, -1 before the first.
 	last int
-	// abut says the search starts where the last match ended, and
-	// midLine that this is in the middle of a line: see
-	// eachMultilineMatch.
+	// abut says the search starts where the last match ended, midLine
+	// that it starts in the middle of a line: see eachMultilineMatch.
 	abut, midLine bool
 }
 
@@ -211,18 +210,18 @@ type multiState struct {
 // may span lines, in order and without repeats, until visit returns false.
 // Matches are looked for from offset from on, and only those starting
 // before until are taken. A streamed search goes on where the last match
-// taken ended, as a search of the whole file would; then (st.abut) a
-// match found right there is left out if
-// it is empty (a whole search ignores an empty match next to the one
-// before) or, in the middle of a line, if the pattern looks at what
-// comes before it (^, \b, \A), which the search cannot see.
+// taken ended, as a search of the whole file would. A match found right
+// there is left out if it is empty and next to the one before (st.abut;
+// a whole search ignores it), or if the search starts in the middle of a
+// line (st.midLine) and the pattern looks at what comes before a
+// position (^, \b, \A), which the search cannot see.
 func (s *searcher) eachMultilineMatch(buf []byte, from, until int, st *multiState, visit func(ls, le int) bool) {
 	if s.pre != nil && s.pre.index(buf, from, nil) < 0 {
 		return
 	}
 	for _, loc := range s.re.FindAllIndex(buf[from:], -1) {
 		start, end := loc[0]+from, loc[1]+from
-		if start == from && st.abut && (end == start || st.midLine && s.lookBehind) {
+		if start == from && (st.abut && end == start || st.midLine && s.lookBehind) {
 			continue
 		}
 		if start >= until {

@@ -29,7 +29,7 @@ var defaultStream = streamLimits{read: 1 << 20, maxLine: 8 << 20, carry: 1 << 20
 
 // streamStats says what a streamed search could not do exactly.
 type streamStats struct {
-	cutLines bool // a line over streamMaxLine was searched in pieces
+	cutLines bool // a line over the longest held was searched in pieces
 	windowed bool // a multiline pattern was searched window by window
 }
 
@@ -49,9 +49,10 @@ func (w *grepWorker) searchStream(f *os.File, path string, lim streamLimits) (fi
 	}
 	var (
 		from    int // where the search of the current window starts
+		scanned int // the end of the last window: new lines come after it
 		multi   = multiState{last: -1}
 		sawNUL  bool // a NUL byte: the file is binary if anything matched
-		first   = true
+		read    int  // bytes read so far
 		eof     bool
 		stopped bool // files mode: one match is enough
 	)
@@ -82,10 +83,10 @@ func (w *grepWorker) searchStream(f *os.File, path string, lim streamLimits) (fi
 		case err != nil:
 			return fileResult{}, false, skippedError, st
 		}
-		if first && bytes.IndexByte(buf[:min(len(buf), binarySniffSize)], 0) >= 0 {
-			return fileResult{}, false, skippedBinary, st
+		if read < binarySniffSize && bytes.IndexByte(fresh[:min(n, binarySniffSize-read)], 0) >= 0 {
+			return fileResult{}, false, skippedBinary, st // a NUL at the start
 		}
-		first = false
+		read += n
 		if bytes.IndexByte(fresh, 0) >= 0 {
 			sawNUL = true
 		}
@@ -99,24 +100,29 @@ func (w *grepWorker) searchStream(f *os.File, path string, lim streamLimits) (fi
 		}
 
 		// The window ends at its last newline; the rest waits for more.
-		end := len(buf)
+		end, piece := len(buf), false
 		if !eof {
-			nl := bytes.LastIndexByte(buf[from:], '\n')
+			nl := bytes.LastIndexByte(buf[scanned:], '\n')
 			switch {
 			case nl >= 0:
-				end = from + nl + 1
-			case len(buf)-from < lim.maxLine:
+				end = scanned + nl + 1
+			case len(buf)-scanned < lim.maxLine:
 				continue // read on to the end of the line
 			default:
-				st.cutLines = true // a huge line: search this piece
+				st.cutLines, piece = true, true // a huge line: search this piece
 			}
 		}
 		// Multiline matches may run into the next window: only those
 		// starting before until count now, the rest is searched again.
+		// until is a line start, except in a huge line, where the
+		// search must move on all the same.
 		until := end
 		if s.multiline && !eof {
 			st.windowed = true
-			until = lineStartBefore(buf, max(from, end-lim.carry), from)
+			until = max(from, end-lim.carry)
+			if !piece {
+				until = lineStartBefore(buf, until, from)
+			}
 		}
 		window := buf[:end]
 		if lo != nil {
@@ -157,6 +163,7 @@ func (w *grepWorker) searchStream(f *os.File, path string, lim streamLimits) (fi
 		multi.done = max(0, multi.done-keep)
 		multi.last -= keep
 		from = next - keep
+		scanned = end - keep
 		buf = buf[:copy(buf, buf[keep:])]
 	}
 	if res.count == 0 {

@@ -126,6 +126,28 @@ func TestStreamBinaryAndHugeLines(t *testing.T) {
 	if !ok || !st.cutLines || res.count < 2 || !strings.Contains(string(res.out), ":3:end needle") {
 		t.Fatalf("huge line: ok %v cut %v count %d\n%s", ok, st.cutLines, res.count, res.out)
 	}
+	// A multiline search moves on through a huge line too.
+	s, _ = newSearcher(decodeGrep(t, map[string]any{"pattern": `y\s+end needle`, "multiline": true, "output_mode": "count"}))
+	f, _ = os.Open(huge)
+	res, ok, _, st = newGrepWorker(s).searchStream(f, huge, tinyStream)
+	f.Close()
+	if !ok || !st.cutLines || res.count != 2 {
+		t.Fatalf("multiline through a huge line: ok %v cut %v count %d", ok, st.cutLines, res.count)
+	}
+}
+
+// A NUL anywhere in the first 8 KB makes a file binary however small the
+// reads, as in a whole-file search.
+func TestStreamSniffsTheWholeStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(path, []byte(strings.Repeat("plain text\n", 300)+"\x00"+strings.Repeat("more\n", 10)), 0o644)
+	s, _ := newSearcher(decodeGrep(t, map[string]any{"pattern": "absent"}))
+	f, _ := os.Open(path)
+	_, _, skip, _ := newGrepWorker(s).searchStream(f, path, tinyStream)
+	f.Close()
+	if skip != skippedBinary {
+		t.Fatalf("skip %v", skip)
+	}
 }
 
 func decodeGrep(t *testing.T, in map[string]any) grepInput {
