@@ -123,6 +123,11 @@ type App struct {
 	// Resumed says the session continues an earlier one.
 	Resumed bool
 
+	// sessionLock keeps other processes out of this session's transcript.
+	sessionLock *session.Lock
+	// work is the turns and compactions in progress, for Close to stop.
+	work running
+
 	mu        sync.Mutex
 	launcher  *launcher
 	main      *agent.Agent
@@ -164,7 +169,9 @@ func New(opts Options) (*App, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.Provider = newProvider(name, cfg, opts.HTTPClient)
+		if a.Provider, err = newProvider(name, cfg, opts.HTTPClient); err != nil {
+			return nil, err
+		}
 		a.Models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
 	a.Broker = permission.NewBroker(func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) })

@@ -27,6 +27,8 @@ const compactMaxTokens = 8192
 // file's content and the todo list. Plan mode, if on, stays on and its
 // reminder comes again with the next request.
 func (a *App) Compact(ctx context.Context, instructions string) error {
+	ctx, done := a.work.track(ctx)
+	defer done()
 	return a.compactAgent(ctx, a.Main(), instructions)
 }
 

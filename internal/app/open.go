@@ -16,20 +16,30 @@ import (
 )
 
 // open starts a new transcript, or loads the one to resume or fork, and
-// builds plan mode, the tools and the main agent on top of it.
-func (a *App) open() error {
+// builds plan mode, the tools and the main agent on top of it. The
+// session's lock is taken before its transcript is read or written; a
+// fork only reads the original, so it locks just its own new session.
+func (a *App) open() (err error) {
+	defer func() {
+		if err != nil {
+			a.unlock()
+		}
+	}()
 	tr, err := a.loadTranscript()
 	if err != nil {
 		return err
 	}
 	if tr != nil && !a.opts.Fork {
 		a.ID = tr.Header.SessionID
-		if a.Log, err = session.Open(tr.Path); err != nil {
+		if a.Log, err = session.Continue(tr); err != nil {
 			return err
 		}
 		a.Resumed = true
 	} else {
 		if a.ID, err = newSessionID(a.opts.SessionID); err != nil {
+			return err
+		}
+		if err := a.lock(a.ID); err != nil {
 			return err
 		}
 		path := a.Store.Path(a.ID)
@@ -76,6 +86,11 @@ func (a *App) loadTranscript() (*session.Transcript, error) {
 	if err != nil {
 		return nil, &UsageError{Msg: err.Error()}
 	}
+	if !a.opts.Fork {
+		if err := a.lock(info.ID); err != nil {
+			return nil, err
+		}
+	}
 	tr, err := session.Load(info.Path)
 	if err != nil {
 		return nil, err
@@ -111,31 +126,19 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 		a.forkTodos(tr.Header.SessionID)
 	}
 	a.pending = tr.PendingApproval()
-	history := tr.Conversation()
-	if a.pending == nil {
-		history = a.closeDanglingCalls(history)
+	history, answered, notes := tr.Resumable(a.pending != nil)
+	if answered {
+		// Calls the stopped process never answered now have results
+		// saying so; record them, so the next turn follows them.
+		_ = a.Log.Append(session.Entry{Type: session.TypeMessage, Message: &history[len(history)-1]})
+	}
+	a.Warnings = append(a.Warnings, notes...)
+	if len(tr.Warnings) > 0 || len(notes) > 0 {
+		// Said once: a later resume of this transcript stays quiet
+		// about the same damage.
+		_ = a.Log.Reported()
 	}
 	return history
-}
-
-// closeDanglingCalls answers tool calls that a stopped process never
-// answered, so the conversation is valid for the model again.
-func (a *App) closeDanglingCalls(history []llm.Message) []llm.Message {
-	if len(history) == 0 {
-		return history
-	}
-	last := history[len(history)-1]
-	uses := last.ToolUses()
-	if last.Role != llm.RoleAssistant || len(uses) == 0 {
-		return history
-	}
-	msg := llm.Message{Role: llm.RoleUser}
-	for _, u := range uses {
-		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockToolResult, ToolUseID: u.ID, IsError: true,
-			Content: "The session stopped before this call finished; it may not have run. Check before relying on it."})
-	}
-	_ = a.Log.Append(session.Entry{Type: session.TypeMessage, Message: &msg})
-	return append(history, msg)
 }
 
 // newMain builds the main agent over history.
@@ -163,4 +166,25 @@ func (a *App) modelFor(mode permission.Mode) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.Models.ForMode(mode)
+}
+
+// lock takes the lock of session id for as long as this app runs. A
+// session in use elsewhere is a usage error: the user can wait, or fork.
+func (a *App) lock(id string) error {
+	l, err := a.Store.Lock(id)
+	var le *session.LockedError
+	if errors.As(err, &le) {
+		return &UsageError{Msg: le.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	a.sessionLock = l
+	return nil
+}
+
+// unlock lets the session's lock go.
+func (a *App) unlock() {
+	_ = a.sessionLock.Release()
+	a.sessionLock = nil
 }

@@ -65,8 +65,17 @@ func pickProvider(flag string, cfg *config.Config) (string, error) {
 	return name, nil
 }
 
-// newProvider builds the provider with retries.
-func newProvider(name string, cfg *config.Config, client *http.Client) llm.Provider {
+// newProvider builds the provider with retries. Without a client of the
+// caller's, requests go through one with a connect timeout and the
+// configured idle timeout.
+func newProvider(name string, cfg *config.Config, client *http.Client) (llm.Provider, error) {
+	if client == nil {
+		idle, err := cfg.IdleTimeout()
+		if err != nil {
+			return nil, &UsageError{Msg: err.Error()}
+		}
+		client = llm.NewHTTPClient(llm.NetOptions{IdleTimeout: idle})
+	}
 	var p llm.Provider
 	if name == "openai" {
 		p = openai.New(openai.Options{HTTPClient: client, BaseURL: cfg.Getenv("OPENAI_BASE_URL"), APIKey: cfg.Getenv("OPENAI_API_KEY")})
@@ -75,7 +84,7 @@ func newProvider(name string, cfg *config.Config, client *http.Client) llm.Provi
 	}
 	policy := llm.DefaultRetryPolicy
 	policy.MaxAttempts = config.Int(cfg.Settings.Retry.MaxAttempts, policy.MaxAttempts)
-	return llm.WithRetry(p, policy)
+	return llm.WithRetry(p, policy), nil
 }
 
 // pickModels resolves each role's model: the flag, else (for the main

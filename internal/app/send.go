@@ -92,6 +92,8 @@ func (a *App) Pending() *session.Pending {
 // approval that clears the conversation starts a fresh one from the plan
 // within the same call.
 func (a *App) Send(ctx context.Context, text string) (agent.Result, error) {
+	ctx, done := a.work.track(ctx)
+	defer done()
 	if a.Pending() != nil {
 		return agent.Result{}, fmt.Errorf("%w: answer it first (headless: --approve-plan or --reject-plan)", ErrPlanPending)
 	}
@@ -106,6 +108,8 @@ func (a *App) Send(ctx context.Context, text string) (agent.Result, error) {
 // AnswerPending answers the plan approval a headless run left waiting and
 // continues the turn, exactly as if the answer had come at once.
 func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.Result, error) {
+	ctx, done := a.work.track(ctx)
+	defer done()
 	p := a.Pending()
 	if p == nil {
 		return agent.Result{}, &UsageError{Msg: fmt.Sprintf("session %s has no plan waiting for approval", a.ID)}
@@ -196,12 +200,19 @@ func (a *App) Main() *agent.Agent {
 	return a.main
 }
 
-// Close ends the session: pending questions are withdrawn, background
-// shells are stopped and the transcript is closed.
+// Close ends the session: running work is cancelled (which stops its
+// commands) and waited for, so that the transcript records how it ended;
+// pending questions are withdrawn, background shells are stopped, the
+// transcript is closed and the session's lock is let go.
 func (a *App) Close() error {
 	a.Broker.Close()
+	if !a.work.stop(closeWait) {
+		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})
+	}
 	a.Shells.KillAll()
-	return a.Log.Close()
+	err := a.Log.Close()
+	a.unlock()
+	return err
 }
 
 // AskPending puts a plan approval that a headless run left waiting to
@@ -209,6 +220,8 @@ func (a *App) Close() error {
 // then continues the turn with the answer. Nobody answering leaves the plan
 // pending.
 func (a *App) AskPending(ctx context.Context) (agent.Result, error) {
+	ctx, done := a.work.track(ctx)
+	defer done()
 	p := a.Pending()
 	if p == nil {
 		return agent.Result{}, nil

@@ -19,7 +19,9 @@ import (
 // allows, its owner); perm applies only to a new file, exactly, without
 // the umask. When path is a symbolic link, the file it points to is
 // replaced and the link stays. A directory at path is an error. On
-// failure no temporary file is left behind.
+// failure no temporary file is left behind, and the error names path, not
+// the temporary file; temporary files that killed processes left in the
+// directory are removed (see CreateTemp).
 func Write(path string, data []byte, perm os.FileMode) error {
 	target, err := resolveLink(path)
 	if err != nil {
@@ -40,7 +42,16 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".*.tmp")
+	if err := write(dir, target, data, perm, info); err != nil {
+		return hideTemp(target, err)
+	}
+	syncDir(dir)
+	return nil
+}
+
+// write puts data in a temporary file in dir and renames it over target.
+func write(dir, target string, data []byte, perm os.FileMode, info fs.FileInfo) error {
+	f, err := CreateTemp(dir, target)
 	if err != nil {
 		return err
 	}
@@ -71,8 +82,22 @@ func Write(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	done = true
-	syncDir(dir)
 	return nil
+}
+
+// hideTemp rewrites an error about the temporary file as one about the
+// target: the temporary name means nothing to whoever reads the error (a
+// model, say), and is better not shown to it.
+func hideTemp(target string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: "write", Path: target, Err: pe.Err}
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return &fs.PathError{Op: "write", Path: target, Err: le.Err}
+	}
+	return err
 }
 
 // resolveLink follows symbolic links at path to the file they name, which

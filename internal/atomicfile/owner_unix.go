@@ -21,3 +21,16 @@ func keepOwner(f *os.File, old fs.FileInfo) {
 	}
 	_ = f.Chown(int(st.Uid), int(st.Gid))
 }
+
+// ownedByMe reports whether the current user owns the file.
+func ownedByMe(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
+}
+
+// processAlive reports whether a process with this pid exists (one of
+// another user counts).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -65,6 +65,13 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
+// stopSignals end a run cleanly: the running turn is cancelled, which
+// stops its commands, and the transcript records how it ended. SIGHUP
+// (the terminal closed, the ssh connection dropped) is one of them; left
+// to its default action it would kill ponder and leave its commands
+// running.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // Main runs the command line and returns the process exit status.
 func Main() int {
 	// No core dumps, and ponder's own /proc entries closed to its
@@ -75,7 +82,7 @@ func Main() int {
 	}
 	procs := proctree.Default()
 	defer procs.Shutdown()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	stdin := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
 	return Run(ctx, os.Args[1:], stdin)

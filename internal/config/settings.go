@@ -24,6 +24,7 @@ type Settings struct {
 	// without asking (read from the user's settings only).
 	TrustedFolders []string `json:"trustedFolders,omitempty"`
 	Sandbox        Sandbox  `json:"sandbox,omitzero"`
+	Network        Network  `json:"network,omitzero"`
 }
 
 // ShellEnvironment is the environment policy of commands: start from all
@@ -111,6 +112,14 @@ func (sb Sandbox) loosens() bool {
 		(sb.Required != nil && !*sb.Required)
 }
 
+// Network tunes requests to the model server.
+type Network struct {
+	// IdleTimeout is how many seconds a model request may receive
+	// nothing (no headers, no stream event) before it fails and is
+	// retried; default 90. $PONDER_IDLE_TIMEOUT overrides it.
+	IdleTimeout *float64 `json:"idleTimeout,omitempty"`
+}
+
 // merge lays o over s: values o sets replace those of s, rule lists add up.
 func (s *Settings) merge(o Settings) {
 	set(&s.Model, o.Model)
@@ -150,6 +159,7 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Sandbox.Required, o.Sandbox.Required)
 	set(&s.Sandbox.AllowUnsandboxed, o.Sandbox.AllowUnsandboxed)
 	set(&s.Sandbox.Network, o.Sandbox.Network)
+	set(&s.Network.IdleTimeout, o.Network.IdleTimeout)
 }
 
 // projectSandbox keeps from a project settings file only the sandbox

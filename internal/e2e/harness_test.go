@@ -115,13 +115,25 @@ type outcome struct {
 // run runs ponder with args and optional standard input.
 func (w *world) run(stdin string, args ...string) outcome {
 	w.t.Helper()
+	return w.runWith(stdin, ponderBin, args...)
+}
+
+// runProgram runs another program (a shell that starts ponder, say) in
+// ponder's environment.
+func (w *world) runProgram(prog string, args ...string) outcome {
+	w.t.Helper()
+	return w.runWith("", prog, args...)
+}
+
+func (w *world) runWith(stdin, prog string, args ...string) outcome {
+	w.t.Helper()
 	timeout := w.timeout
 	if timeout == 0 {
 		timeout = 60 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, ponderBin, args...)
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = w.dir
 	cmd.Env = w.env()
 	cmd.Stdin = strings.NewReader(stdin)

@@ -118,14 +118,25 @@ func Run(ctx context.Context, o Options) int {
 	if strings.TrimSpace(o.Prompt) != "" {
 		code = r.turn(ctx, ctl, o.Prompt)
 	}
-	for w := range ctl.input {
+	for {
+		var w work
+		var more bool
+		select {
+		case w, more = <-ctl.input:
+		case <-ctx.Done():
+			// A signal ends the run even while the host keeps its end of
+			// standard input open.
+			return code
+		}
+		if !more {
+			return code
+		}
 		if w.compactID != "" {
 			ctl.reply(w.compactID, a.Compact(ctx, w.instructions))
 			continue
 		}
 		code = r.turn(ctx, ctl, w.text)
 	}
-	return code
 }
 
 // runner reports turns.

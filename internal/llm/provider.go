@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -62,16 +63,58 @@ type APIError struct {
 	Status     int
 	Message    string
 	RetryAfter time.Duration
+	// Type is the API's name for the error ("overloaded_error"), when it
+	// gave one.
+	Type string
+	// InStream marks an error the server sent inside a response that had
+	// already begun with 200 OK. Status is then the HTTP status that
+	// Type stands for (529 for overloaded_error), or 0 if none does.
+	InStream bool
 }
 
 func (e *APIError) Error() string {
-	status := fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
 	msg := strings.TrimSpace(e.Message)
 	if msg == "" {
 		msg = "no details"
 	}
+	if e.InStream {
+		typ := e.Type
+		if typ == "" {
+			typ = "error"
+		}
+		return fmt.Sprintf("%s API error in the middle of the response: %s: %s (model %q, base URL %s)",
+			e.Provider, typ, msg, e.Model, e.BaseURL)
+	}
+	status := fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
 	return fmt.Sprintf("%s API error %s: %s (model %q, base URL %s)",
 		e.Provider, strings.TrimSpace(status), msg, e.Model, e.BaseURL)
+}
+
+// StreamErrorStatus is the HTTP status an error sent inside a stream
+// stands for, judged by its type or code (Anthropic's overloaded_error,
+// OpenAI's server_error, a numeric code some servers send), or 0 when it
+// names none.
+func StreamErrorStatus(typ, code string) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(code)); err == nil && n >= 400 && n <= 599 {
+		return n
+	}
+	for _, word := range []string{typ, code} {
+		w := strings.ToLower(word)
+		switch {
+		case w == "":
+		case strings.Contains(w, "overload"):
+			return 529
+		case strings.Contains(w, "rate_limit"), strings.Contains(w, "ratelimit"), strings.Contains(w, "too_many_requests"):
+			return 429
+		case strings.Contains(w, "timeout"):
+			return 504
+		case strings.Contains(w, "unavailable"):
+			return 503
+		case w == "api_error", w == "server_error", strings.Contains(w, "internal"):
+			return 500
+		}
+	}
+	return 0
 }
 
 // Retryable reports whether the status is one a later attempt may cure.

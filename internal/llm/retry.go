@@ -29,8 +29,9 @@ var DefaultRetryPolicy = RetryPolicy{MaxAttempts: 4, BaseDelay: 500 * time.Milli
 const maxRetryAfter = 2 * time.Minute
 
 // WithRetry wraps p so that requests failing with a transient error
-// (429, 5xx, 529 overloaded, a reset connection, a stream cut before the
-// model finished) are sent again. Before each new attempt the stream yields
+// (429, 5xx, 529 overloaded, also when reported inside a stream; a reset
+// or refused connection, a stream cut before the model finished, a server
+// silent for the idle timeout) are sent again. Before each new attempt the stream yields
 // an EventRetry so that consumers discard what the failed attempt streamed.
 // Tools only run once a response is complete, so a retried stream never
 // repeats a tool's effect.
@@ -104,6 +105,10 @@ func (p RetryPolicy) delay(attempt int, err error) time.Duration {
 
 // IsTransient reports whether err is worth another attempt.
 func IsTransient(err error) bool {
+	var idle *IdleTimeoutError
+	if errors.As(err, &idle) {
+		return true
+	}
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}

@@ -29,6 +29,7 @@ const (
 	TypeClear        = "clear"
 	TypeTodos        = "todos"
 	TypeUsage        = "usage"
+	TypeRepaired     = "repaired"
 )
 
 // Entry is one line of a transcript. Type says which fields are set.
@@ -66,6 +67,13 @@ type Entry struct {
 
 	// Usage: tokens used by one model request.
 	Usage *llm.Usage `json:"usage,omitempty"`
+
+	// Repaired: the damage up to this line was reported when the session
+	// was resumed, and is not reported again.
+	Through int `json:"through,omitempty"`
+
+	// Line is where the entry was read from (not stored).
+	Line int `json:"-"`
 }
 
 // PlanSnapshot records a plan's content.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/ponder-agent/ponder/internal/llm"
 )
@@ -14,18 +15,72 @@ const SummaryPrefix = "This session continues an earlier conversation that was s
 // since; after the conversation was cleared, the messages since; otherwise
 // every message.
 func (t *Transcript) Conversation() []llm.Message {
+	msgs, _ := t.conversation()
+	return msgs
+}
+
+// conversation is Conversation with the line each message came from.
+func (t *Transcript) conversation() ([]llm.Message, []int) {
 	var out []llm.Message
+	var lines []int
 	for _, e := range t.Entries {
 		switch e.Type {
 		case TypeCompact:
 			out = []llm.Message{llm.UserText(SummaryPrefix + e.Summary)}
+			lines = []int{e.Line}
 		case TypeClear:
-			out = nil
+			out, lines = nil, nil
 		case TypeMessage:
 			out = append(out, *e.Message)
+			lines = append(lines, e.Line)
 		}
 	}
-	return out
+	return out, lines
+}
+
+// Resumable returns the conversation to continue from, valid for the
+// model APIs: calls whose results were lost with a damaged line get
+// results saying so, results whose call was lost are left out (see
+// llm.RepairConversation). Calls of the last message that never got their
+// results (the process stopped) are answered too, unless leaveOpen (a
+// pending approval will answer them); answered says whether that
+// happened, so that the caller can record the answer. Warnings name what
+// was repaired, except what an earlier resume reported.
+func (t *Transcript) Resumable(leaveOpen bool) (msgs []llm.Message, answered bool, warnings []string) {
+	raw, lines := t.conversation()
+	msgs, repairs := llm.RepairConversation(raw, leaveOpen)
+	for _, r := range repairs {
+		n := 0
+		if r.Index < len(lines) {
+			n = lines[r.Index]
+		}
+		tool := r.Tool
+		if tool == "" {
+			tool = "tool"
+		}
+		switch r.Kind {
+		case llm.RepairUnanswered:
+			answered = true
+			continue
+		case llm.RepairLostResult:
+			warnings = t.note(warnings, n, "the result of the %s call %s is missing (a damaged line); the model is told it was lost", tool, r.ToolID)
+		case llm.RepairDanglingResult:
+			warnings = t.note(warnings, n, "a tool result for call %s has no call before it; left it out", r.ToolID)
+		case llm.RepairDuplicateCall:
+			warnings = t.note(warnings, n, "a second %s call with id %s; left it out", tool, r.ToolID)
+		case llm.RepairMissingStart:
+			warnings = t.note(warnings, n, "the start of the conversation is missing; the model is told it was lost")
+		}
+	}
+	return msgs, answered, warnings
+}
+
+// note adds a warning about line n unless an earlier resume reported it.
+func (t *Transcript) note(warnings []string, n int, format string, args ...any) []string {
+	if !t.unreported(n) {
+		return warnings
+	}
+	return append(warnings, fmt.Sprintf("%s:%d: ", t.Path, n)+fmt.Sprintf(format, args...))
 }
 
 // LastState returns the last recorded plan-mode state, or nil.

@@ -67,8 +67,9 @@ func TestCutLastLineIsDroppedWithWarning(t *testing.T) {
 	if len(tr.Warnings) != 1 || !strings.Contains(tr.Warnings[0], "cut off") || !strings.Contains(tr.Warnings[0], ":3:") {
 		t.Fatalf("warnings = %v", tr.Warnings)
 	}
-	// Appending after a cut line starts on a fresh line.
-	w2, err := Open(path)
+	// Continuing removes the cut line: what is appended starts on a line
+	// of its own, and the damage is gone for good.
+	w2, err := Continue(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +79,107 @@ func TestCutLastLineIsDroppedWithWarning(t *testing.T) {
 	tr, _ = Load(path)
 	if conv := tr.Conversation(); len(conv) != 2 || conv[1].Text() != "after" {
 		t.Fatalf("conversation after reopening = %+v", conv)
+	}
+	if len(tr.Warnings) != 0 || tr.Lines != 3 {
+		t.Fatalf("after continuing: %d lines, warnings %v", tr.Lines, tr.Warnings)
+	}
+}
+
+// A last line that is whole but lacks its newline is kept, and what is
+// appended after it starts on a new line.
+func TestUnterminatedWholeLineIsKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	content := `{"type":"header","version":1,"session_id":"s"}` + "\n" +
+		`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"whole"}]}}`
+	os.WriteFile(path, []byte(content), 0o600)
+	tr, err := Load(path)
+	if err != nil || len(tr.Warnings) != 0 {
+		t.Fatalf("%v %v", err, tr.Warnings)
+	}
+	w, err := Continue(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := llm.UserText("next")
+	w.Append(Entry{Type: TypeMessage, Message: &m})
+	w.Close()
+	tr, _ = Load(path)
+	if conv := tr.Conversation(); len(conv) != 2 || conv[0].Text() != "whole" || len(tr.Warnings) != 0 {
+		t.Fatalf("conversation %+v warnings %v", conv, tr.Warnings)
+	}
+}
+
+// Damage in the middle of a transcript is reported by the resume that
+// finds it, and not again by the next ones.
+func TestDamageIsReportedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	lines := []string{
+		`{"type":"header","version":1,"session_id":"s"}`,
+		`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"read a"}]}}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]}}`,
+		`garbage where the results were`,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"done"}]}}`,
+		`{"type":"message","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t0","content":"stray"}]}}`,
+	}
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	tr, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, answered, notes := tr.Resumable(false)
+	if err := llm.CheckConversation(conv); err != nil {
+		t.Fatalf("resumable conversation: %v", err)
+	}
+	if answered || len(tr.Warnings) != 1 || len(notes) != 2 {
+		t.Fatalf("answered %v warnings %v notes %v", answered, tr.Warnings, notes)
+	}
+	for i, want := range []string{":3: the result of the Read call t1 is missing", ":6: a tool result for call t0"} {
+		if !strings.Contains(notes[i], want) {
+			t.Errorf("note %q lacks %q", notes[i], want)
+		}
+	}
+	w, err := Continue(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Reported()
+	m := llm.UserText("more")
+	w.Append(Entry{Type: TypeMessage, Message: &m})
+	w.Close()
+
+	tr, err = Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, _, notes = tr.Resumable(false)
+	if len(tr.Warnings) != 0 || len(notes) != 0 {
+		t.Fatalf("reported again: %v %v", tr.Warnings, notes)
+	}
+	if err := llm.CheckConversation(conv); err != nil || conv[len(conv)-1].Text() != "more" {
+		t.Fatalf("conversation after the second resume: %v %+v", err, conv)
+	}
+}
+
+// A new transcript never exists without its header, even when the header
+// cannot be written.
+func TestCreateLeavesNothingOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	w, err := Create(path, Entry{SessionID: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if _, err := Create(path, Entry{SessionID: "s"}); err == nil {
+		t.Fatal("created over an existing transcript")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("directory holds %v", entries)
+	}
+	tr, err := Load(path)
+	if err != nil || tr.Header.SessionID != "s" || tr.Lines != 1 {
+		t.Fatalf("%+v %v", tr, err)
 	}
 }
 
@@ -143,5 +245,42 @@ func TestStoreListFindLatest(t *testing.T) {
 	list, _ := store.List()
 	if len(list) != 2 {
 		t.Fatalf("List = %+v", list)
+	}
+}
+
+// A line over 64 MB is skipped and reported, in the middle of a file or
+// cut off at its end; a resume then removes the cut one and goes on.
+func TestOverlongLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 130 MB")
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	huge := `{"type":"message","message":{"role":"user","content":[{"type":"text","text":"` + strings.Repeat("x", maxLine) + `"}]}}`
+	content := `{"type":"header","version":1,"session_id":"s"}` + "\n" +
+		huge + "\n" +
+		`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"after"}]}}` + "\n" +
+		huge[:maxLine+10]
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Warnings) != 2 || !strings.Contains(tr.Warnings[0], ":2: line longer than") || !strings.Contains(tr.Warnings[1], ":4: the last line was cut off") {
+		t.Fatalf("warnings %v", tr.Warnings)
+	}
+	if conv := tr.Conversation(); len(conv) != 1 || conv[0].Text() != "after" {
+		t.Fatalf("conversation %+v", conv)
+	}
+	w, err := Continue(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Reported()
+	w.Close()
+	tr, err = Load(path)
+	if err != nil || len(tr.Warnings) != 0 || tr.Lines != 4 {
+		t.Fatalf("after a resume: %v %v, %d lines", err, tr.Warnings, tr.Lines)
 	}
 }

@@ -64,6 +64,7 @@ type Info struct {
 }
 
 // List returns the project's sessions, most recently changed first.
+// Empty transcript files are left out.
 func (s Store) List() ([]Info, error) {
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -79,7 +80,9 @@ func (s Store) List() ([]Info, error) {
 			continue
 		}
 		info, err := e.Info()
-		if err != nil {
+		if err != nil || info.Size() == 0 {
+			// An empty file holds no session (older versions could
+			// leave one behind on a full disk).
 			continue
 		}
 		out = append(out, Info{ID: strings.TrimSuffix(name, ".jsonl"), Path: filepath.Join(s.Dir, name), Modified: info.ModTime(), Size: info.Size()})

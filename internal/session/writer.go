@@ -2,11 +2,15 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/ponder-agent/ponder/internal/atomicfile"
 )
 
 // Writer appends entries to a transcript. Each entry is written with one
@@ -19,61 +23,131 @@ type Writer struct {
 	path string
 	now  func() time.Time
 	err  error
+	// lines counts the lines in the file, for Reported.
+	lines int
 }
 
-// Create starts a new transcript at path with a header entry.
+// Create starts a new transcript at path with a header entry. The file
+// appears with its header or not at all: a full disk, or a process killed
+// at the wrong moment, never leaves an empty transcript behind.
 func Create(path string, h Entry) (*Writer, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("creating transcript: %w", err)
-	}
-	w := &Writer{f: f, path: path, now: time.Now}
+	w := &Writer{path: path, now: time.Now}
 	h.Type = TypeHeader
 	h.Version = FormatVersion
-	if err := w.Append(h); err != nil {
-		f.Close()
+	first, err := w.encode(h)
+	if err != nil {
 		return nil, err
 	}
+	if err := createWith(path, first); err != nil {
+		// The cause alone: the temporary file's name would only confuse.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("creating transcript %s: %w", path, err)
+	}
+	if w.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
+		return nil, fmt.Errorf("opening transcript: %w", err)
+	}
+	w.lines = 1
 	return w, nil
 }
 
-// Open continues an existing transcript.
-func Open(path string) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+// createWith creates path holding first. It writes a temporary file and
+// links it into place, which fails if path exists; where hard links are
+// not available it creates path exclusively and removes it again if the
+// write fails.
+func createWith(path string, first []byte) error {
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(path), path)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := writeSynced(tmp, first); err != nil {
+		return err
+	}
+	err = os.Link(tmp.Name(), path)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := writeSynced(f, first); err != nil {
+		os.Remove(path) // created above, exclusively: it is ours
+		return err
+	}
+	return nil
+}
+
+// writeSynced writes data to f, flushes it to disk and closes f.
+func writeSynced(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Continue opens a loaded transcript for appending, so that a resumed
+// session goes on in the same file. A last line cut off by a killed
+// process is removed (it held nothing readable, and anything appended
+// after it would turn it into a damaged line in the middle of the file);
+// a last line that is whole but lacks its newline gets one. The
+// transcript must not have changed since it was loaded, which the
+// session's lock ensures.
+func Continue(t *Transcript) (*Writer, error) {
+	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening transcript: %w", err)
 	}
-	w := &Writer{f: f, path: path, now: time.Now}
-	if err := w.endCutLine(); err != nil {
+	w := &Writer{f: f, path: t.Path, now: time.Now, lines: t.Lines}
+	if err := w.endCleanly(t); err != nil {
 		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("repairing the end of transcript %s: %w", t.Path, err)
 	}
 	return w, nil
 }
 
-// endCutLine makes sure the file ends with a newline, so that a line cut by
-// a killed process does not swallow the next entry.
-func (w *Writer) endCutLine() error {
-	info, err := w.f.Stat()
-	if err != nil || info.Size() == 0 {
-		return err
+// endCleanly makes the file end with a whole line.
+func (w *Writer) endCleanly(t *Transcript) error {
+	if !t.unterminated {
+		return nil
 	}
-	r, err := os.Open(w.path)
+	info, err := w.f.Stat()
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	last := make([]byte, 1)
-	if _, err := r.ReadAt(last, info.Size()-1); err != nil {
-		return err
+	if t.cutFrom >= 0 && info.Size() == t.Size {
+		if err := w.f.Truncate(t.cutFrom); err == nil {
+			w.lines--
+			return w.f.Sync()
+		}
 	}
-	if last[0] != '\n' {
-		_, err = w.f.Write([]byte("\n"))
-	}
+	// A line that was whole, or a file that could not be cut back: end
+	// the line, so that what follows starts on a line of its own.
+	_, err = w.f.Write([]byte("\n"))
 	return err
+}
+
+// Reported records that the damage up to the last line written so far was
+// reported to the user, so that loading the transcript again does not
+// report it again.
+func (w *Writer) Reported() error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	through := w.lines
+	w.mu.Unlock()
+	return w.Append(Entry{Type: TypeRepaired, Through: through})
 }
 
 // Path is the transcript's file.
@@ -91,19 +165,28 @@ func (w *Writer) Append(e Entry) error {
 	if w.err != nil {
 		return w.err
 	}
+	line, err := w.encode(e)
+	if err != nil {
+		return err
+	}
+	if _, err := w.f.Write(line); err != nil {
+		w.err = fmt.Errorf("writing transcript %s: %w", w.path, err)
+		return w.err
+	}
+	w.lines++
+	return nil
+}
+
+// encode turns an entry into its line, stamping its time if unset.
+func (w *Writer) encode(e Entry) ([]byte, error) {
 	if e.Time.IsZero() {
 		e.Time = w.now().UTC()
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
-		return fmt.Errorf("encoding transcript entry: %w", err)
+		return nil, fmt.Errorf("encoding transcript entry: %w", err)
 	}
-	line = append(line, '\n')
-	if _, err := w.f.Write(line); err != nil {
-		w.err = fmt.Errorf("writing transcript %s: %w", w.path, err)
-		return w.err
-	}
-	return nil
+	return append(line, '\n'), nil
 }
 
 // Sync flushes the transcript to disk.

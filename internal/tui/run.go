@@ -46,6 +46,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer a.Close()
 	m := newModel(a, th)
+	// The session shown last (after /resume, not the first one) is closed
+	// too, which stops and waits for its running turn.
+	defer func() { _ = m.app.Close() }()
 	defer m.Close()
 	m.demo, m.first = o.Demo, o.Prompt
 	m.askPending = a.Pending() != nil

@@ -9,6 +9,11 @@
 // it with ANTHROPIC_BASE_URL=URL or OPENAI_BASE_URL=URL/v1. On exit it
 // reports the number of requests and the replies never used on standard
 // error, and with -log writes one JSON line per request.
+//
+// Replies can inject the faults of fakemodel.Reply: an error status
+// ("status"), a cut connection ("cut_after"), silence ("no_answer",
+// "stall_after_headers", "stall_after") and an error inside a 200 stream
+// ("stream_error", "error_after", "error_code").
 package main
 
 import (

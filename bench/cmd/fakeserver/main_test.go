@@ -72,3 +72,46 @@ func TestRunNeedsScript(t *testing.T) {
 		t.Error("ran with a missing script")
 	}
 }
+
+// A script can make the server fall silent; shutting the server down ends
+// the silence, and the log says the reply stalled.
+func TestRunServesStallsFromScript(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "script.json")
+	logFile := filepath.Join(dir, "log.jsonl")
+	err := os.WriteFile(script, []byte(`{"replies":[{"name":"silent","stall_after_headers":true}]}`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-script", script, "-log", logFile}, outW, io.Discard)
+		outW.Close()
+	}()
+	url, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(strings.TrimSpace(url)+"/v1/messages", "application/json",
+		strings.NewReader(`{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"hey"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The headers came; the body never does, until the server goes.
+	cancel()
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(body) != 0 {
+		t.Errorf("a stalled reply sent %q", body)
+	}
+	data, _ := os.ReadFile(logFile)
+	if !strings.Contains(string(data), `"outcome":"stalled"`) {
+		t.Errorf("log %s", data)
+	}
+}

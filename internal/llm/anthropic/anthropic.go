@@ -35,7 +35,8 @@ type Options struct {
 	APIKey string
 	// BaseURL overrides ANTHROPIC_BASE_URL.
 	BaseURL string
-	// HTTPClient overrides the SDK's client.
+	// HTTPClient overrides the client built by llm.NewHTTPClient with
+	// the default timeouts.
 	HTTPClient *http.Client
 }
 
@@ -59,7 +60,7 @@ func New(opts Options) *Provider {
 	}
 	client := opts.HTTPClient
 	if client == nil {
-		client = &http.Client{}
+		client = llm.NewHTTPClient(llm.NetOptions{})
 	}
 	ro := []option.RequestOption{option.WithHTTPClient(client), option.WithBaseURL(base), option.WithMaxRetries(0)}
 	switch key, token := firstNonEmpty(opts.APIKey, os.Getenv("ANTHROPIC_API_KEY")), os.Getenv("ANTHROPIC_AUTH_TOKEN"); {
@@ -117,19 +118,24 @@ func (p *Provider) wrapError(err error, model string) error {
 		if msg == "" {
 			msg = strings.TrimSpace(apiErr.RawJSON())
 		}
-		return &llm.APIError{
+		e := &llm.APIError{
 			Provider:   p.Name(),
 			BaseURL:    p.baseURL,
 			Model:      model,
 			Status:     apiErr.StatusCode,
 			Message:    msg,
 			RetryAfter: llm.ParseRetryAfter(h, time.Now()),
+			Type:       string(apiErr.Type()),
 		}
+		if e.Status < 400 {
+			// An "event: error" inside a stream that began with 200 OK,
+			// which is how an overload in mid-answer is reported.
+			e.InStream = true
+			e.Status = llm.StreamErrorStatus(e.Type, "")
+		}
+		return e
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return llm.StreamBrokenError(p.Name(), err)
+	return llm.TransportError(p.Name(), p.baseURL, err)
 }
 
 // accumulator builds the final message from stream events.

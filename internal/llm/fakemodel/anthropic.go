@@ -224,7 +224,9 @@ func (anthropicWire) respond(x *exchange) error {
 		return x.sendWhole(msg)
 	}
 
-	x.startStream()
+	if err := x.startStream(); err != nil {
+		return err
+	}
 	start := anthOutMessage{ID: id, Type: "message", Role: "assistant", Model: x.model(),
 		Content: []anthOutBlock{}, Usage: usage}
 	start.Usage.OutputTokens = 1
@@ -265,6 +267,9 @@ func (anthropicWire) respond(x *exchange) error {
 		}
 		index++
 	}
+	if err := x.ending(); err != nil {
+		return err
+	}
 	if err := x.send("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": u.OutputTokens}}); err != nil {
@@ -274,4 +279,11 @@ func (anthropicWire) respond(x *exchange) error {
 		return err
 	}
 	return x.endStream()
+}
+
+func (anthropicWire) streamError(x *exchange) (string, any) {
+	return "error", map[string]any{
+		"type":  "error",
+		"error": map[string]any{"type": x.reply.StreamError, "message": streamErrorMessage(x.reply)},
+	}
 }

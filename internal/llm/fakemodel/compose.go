@@ -181,6 +181,17 @@ func errorMessage(r Reply) string {
 	return "injected error"
 }
 
+// streamErrorMessage is the message of r's in-stream error.
+func streamErrorMessage(r Reply) string {
+	if r.ErrorMessage != "" {
+		return r.ErrorMessage
+	}
+	if strings.Contains(r.StreamError, "overloaded") {
+		return "Overloaded"
+	}
+	return "injected " + r.StreamError
+}
+
 // marshal encodes v as compact JSON without escaping <, > and &.
 func marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer

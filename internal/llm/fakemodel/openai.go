@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -234,7 +235,9 @@ func (openAIWire) respond(x *exchange) error {
 			Choices: []oaChoice{{Message: msg, FinishReason: finish}}, Usage: usage})
 	}
 
-	x.startStream()
+	if err := x.startStream(); err != nil {
+		return err
+	}
 	chunk := func(d oaDelta, finish *string) oaChunk {
 		return oaChunk{ID: id, Object: "chat.completion.chunk", Created: created, Model: x.model(),
 			Choices: []oaChunkChoice{{Delta: d, FinishReason: finish}}}
@@ -260,6 +263,9 @@ func (openAIWire) respond(x *exchange) error {
 			}
 		}
 	}
+	if err := x.ending(); err != nil {
+		return err
+	}
 	if err := x.send("", chunk(oaDelta{}, &finish)); err != nil {
 		return err
 	}
@@ -274,4 +280,17 @@ func (openAIWire) respond(x *exchange) error {
 		return err
 	}
 	return x.endStream()
+}
+
+func (openAIWire) streamError(x *exchange) (string, any) {
+	var code any
+	if c := x.reply.ErrorCode; c != "" {
+		code = c
+		if n, err := strconv.Atoi(c); err == nil {
+			code = n
+		}
+	}
+	return "", map[string]any{
+		"error": map[string]any{"message": streamErrorMessage(x.reply), "type": x.reply.StreamError, "param": nil, "code": code},
+	}
 }

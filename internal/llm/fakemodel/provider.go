@@ -28,7 +28,10 @@ const (
 // reasons in Anthropic's words: end_turn, tool_use, max_tokens). A reply
 // with Status fails with an *llm.APIError; one with CutAfter fails with an
 // error matching llm.ErrStreamBroken (and io.ErrUnexpectedEOF) after that
-// many EventText/EventToolStart events.
+// many EventText/EventToolStart events; one with StreamError fails with an
+// *llm.APIError marked InStream. A stalling reply (NoAnswer,
+// StallAfterHeaders, StallAfter) blocks until ctx is done: without HTTP
+// there is no idle timeout, so the consumer's context must end it.
 type Provider struct {
 	book *book
 }
@@ -95,11 +98,35 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ev
 			return
 		}
 
+		// stall waits for the consumer to give up, as a silent server
+		// makes it.
+		stall := func() {
+			outcome = OutcomeStalled
+			<-ctx.Done()
+			yield(llm.Event{}, context.Cause(ctx))
+		}
+		if reply.NoAnswer || reply.StallAfterHeaders {
+			stall()
+			return
+		}
+		errorSent := false
+		streamErr := func() {
+			errorSent = true
+			outcome = OutcomeStreamErr
+			yield(llm.Event{}, &llm.APIError{Provider: ProviderName, BaseURL: ProviderBaseURL, Model: req.Model,
+				Status: llm.StreamErrorStatus(reply.StreamError, reply.ErrorCode), Message: streamErrorMessage(reply),
+				Type: reply.StreamError, InStream: true})
+		}
+
 		sent := 0
 		// emit yields ev after the chunk delay; it reports false when the
 		// stream must end: the consumer stopped, ctx ended, or the script
-		// cut the stream (then outcome says so).
+		// cut, stalled or failed the stream (then outcome says so).
 		emit := func(ev llm.Event) bool {
+			if reply.StreamError != "" && sent == reply.ErrorAfter {
+				streamErr()
+				return false
+			}
 			if sent > 0 {
 				if err := pause(ctx, nil, reply.ChunkDelay.D()); err != nil {
 					yield(llm.Event{}, err)
@@ -110,6 +137,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ev
 				return false
 			}
 			sent++
+			if reply.StallAfter > 0 && sent >= reply.StallAfter {
+				stall()
+				return false
+			}
 			if reply.CutAfter > 0 && sent >= reply.CutAfter {
 				outcome = OutcomeCut
 				yield(llm.Event{}, llm.StreamBrokenError(ProviderName, io.ErrUnexpectedEOF))
@@ -135,6 +166,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ev
 				return
 			}
 			msg.Content = append(msg.Content, llm.ToolUseBlock(tc.ID, tc.Name, inputJSON(tc)))
+		}
+		switch {
+		case reply.StreamError != "" && !errorSent:
+			streamErr()
+			return
+		case reply.StallAfter > 0:
+			stall()
+			return
 		}
 		if reply.CutAfter > 0 {
 			outcome = OutcomeCut

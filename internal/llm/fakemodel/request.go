@@ -18,13 +18,15 @@ const (
 
 // What became of a logged request, in Request.Outcome.
 const (
-	OutcomePending    = ""            // still being answered
-	OutcomeServed     = "served"      // the reply was sent in full
-	OutcomeError      = "error"       // the reply's injected error status was sent
-	OutcomeUnmatched  = "unmatched"   // no reply matched; a 400 was sent
-	OutcomeCut        = "cut"         // the connection was cut as scripted
-	OutcomeCanceled   = "canceled"    // the client went away (or the server closed) first
-	OutcomeBadRequest = "bad_request" // unknown path or undecodable body
+	OutcomePending    = ""             // still being answered
+	OutcomeServed     = "served"       // the reply was sent in full
+	OutcomeError      = "error"        // the reply's injected error status was sent
+	OutcomeUnmatched  = "unmatched"    // no reply matched; a 400 was sent
+	OutcomeCut        = "cut"          // the connection was cut as scripted
+	OutcomeCanceled   = "canceled"     // the client went away (or the server closed) first
+	OutcomeStalled    = "stalled"      // the reply fell silent as scripted until the client gave up
+	OutcomeStreamErr  = "stream_error" // an error was sent inside the stream as scripted
+	OutcomeBadRequest = "bad_request"  // unknown path or undecodable body
 )
 
 // Request is one logged request, decoded into a view that is the same for

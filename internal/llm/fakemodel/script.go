@@ -59,6 +59,35 @@ type Reply struct {
 	// non-streaming request the body is cut in the middle.
 	CutAfter int `json:"cut_after,omitempty"`
 
+	// NoAnswer takes the request and never answers it: no status line, no
+	// headers, nothing, until the client goes away or the server closes
+	// (the outcome is then OutcomeStalled).
+	NoAnswer bool `json:"no_answer,omitempty"`
+	// StallAfterHeaders sends the headers of a 200 response and then
+	// nothing more, until the client goes away or the server closes.
+	StallAfterHeaders bool `json:"stall_after_headers,omitempty"`
+	// StallAfter, when positive, falls silent after this many stream
+	// events, keeping the connection open. If the reply has fewer events,
+	// all are sent and the silence takes the place of the terminating
+	// chunk.
+	StallAfter int `json:"stall_after,omitempty"`
+
+	// StreamError, when set, ends a 200 stream with an error of this type
+	// sent inside it, as servers report a failure once the answer has
+	// begun: Anthropic's "event: error" with {"type":"error","error":
+	// {"type":StreamError,"message":ErrorMessage}}, or for OpenAI a chunk
+	// {"error":{"type":StreamError,"message":ErrorMessage,"code":…}}
+	// (the code is ErrorCode). The error comes after ErrorAfter events;
+	// if the reply has fewer, it takes the place of the terminating
+	// chunk.
+	StreamError string `json:"stream_error,omitempty"`
+	// ErrorAfter is how many stream events precede a StreamError.
+	ErrorAfter int `json:"error_after,omitempty"`
+	// ErrorCode is the code of an OpenAI in-stream error: a string, or a
+	// number such as 503 (some servers send the HTTP status there);
+	// null when empty.
+	ErrorCode string `json:"error_code,omitempty"`
+
 	// StopReason overrides the stop reason. Names of either API are
 	// accepted and translated for the other: end_turn/stop,
 	// tool_use/tool_calls, max_tokens/length. The default is end_turn
@@ -175,6 +204,12 @@ func (r Reply) validate() error {
 		return fmt.Errorf("cut_after %d is negative", r.CutAfter)
 	case r.Delay < 0 || r.ChunkDelay < 0:
 		return fmt.Errorf("negative delay")
+	case r.StallAfter < 0 || r.ErrorAfter < 0:
+		return fmt.Errorf("stall_after and error_after must not be negative")
+	case r.Status != 0 && (r.NoAnswer || r.StallAfterHeaders || r.StallAfter > 0 || r.StreamError != ""):
+		return fmt.Errorf("status %d is an error response; it cannot also stall or send a stream error", r.Status)
+	case r.ErrorAfter > 0 && r.StreamError == "":
+		return fmt.Errorf("error_after needs stream_error")
 	case r.When.API != "" && r.When.API != APIAnthropic && r.When.API != APIOpenAI && r.When.API != APIInProcess:
 		return fmt.Errorf("when.api %q: want %q, %q or %q", r.When.API, APIAnthropic, APIOpenAI, APIInProcess)
 	}

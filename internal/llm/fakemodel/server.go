@@ -137,7 +137,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	x := &exchange{w: w, rc: http.NewResponseController(w), ctx: r.Context(), stop: s.stop, req: &req, book: s.book}
+	x := &exchange{w: w, rc: http.NewResponseController(w), ctx: r.Context(), stop: s.stop, req: &req, book: s.book, api: api}
 	if readErr == nil && r.Method != http.MethodPost {
 		readErr = fmt.Errorf("method %s not allowed, use POST", r.Method)
 	}
@@ -170,6 +170,9 @@ type wire interface {
 	writeError(x *exchange, status int, message string, header http.Header)
 	// respond sends x.reply, streamed or whole as the request asked.
 	respond(x *exchange) error
+	// streamError is the event (name and payload) that reports an error
+	// inside a stream in the API's shape.
+	streamError(x *exchange) (event string, payload any)
 }
 
 // exchange is one request being answered.
@@ -179,20 +182,30 @@ type exchange struct {
 	ctx  context.Context
 	stop <-chan struct{}
 	book *book
+	api  wire
 
 	req          *Request
 	reply        Reply
 	includeUsage bool // OpenAI stream_options.include_usage
 	sent         int  // stream events written
+	errorSent    bool // the scripted stream error went out
 }
 
-// errCut reports a connection cut as the reply asked.
-var errCut = errors.New("fakemodel: connection cut as scripted")
+// Errors that end a reply early as the script asked.
+var (
+	errCut       = errors.New("fakemodel: connection cut as scripted")
+	errStalled   = errors.New("fakemodel: stalled as scripted")
+	errStreamErr = errors.New("fakemodel: stream error sent as scripted")
+)
 
 // serve waits the reply's delay and sends it, returning the outcome.
 func (x *exchange) serve(api wire) string {
 	if err := pause(x.ctx, x.stop, x.reply.Delay.D()); err != nil {
 		return OutcomeCanceled
+	}
+	if x.reply.NoAnswer {
+		_ = x.stall()
+		return OutcomeStalled
 	}
 	if x.reply.Status != 0 {
 		h := http.Header{}
@@ -210,6 +223,10 @@ func (x *exchange) serve(api wire) string {
 		return OutcomeServed
 	case errors.Is(err, errCut):
 		return OutcomeCut
+	case errors.Is(err, errStalled):
+		return OutcomeStalled
+	case errors.Is(err, errStreamErr):
+		return OutcomeStreamErr
 	default:
 		return OutcomeCanceled
 	}
@@ -223,19 +240,78 @@ func (x *exchange) model() string {
 	return "fake-model"
 }
 
-// startStream sends the headers of an event stream.
-func (x *exchange) startStream() {
+// startStream sends the headers of an event stream, and stalls after
+// them when the reply says so.
+func (x *exchange) startStream() error {
 	h := x.w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	x.w.WriteHeader(http.StatusOK)
+	if x.reply.StallAfterHeaders {
+		if err := x.rc.Flush(); err != nil {
+			return err
+		}
+		return x.stall()
+	}
+	return nil
+}
+
+// stall keeps the connection open and silent until the client goes away
+// or the server closes.
+func (x *exchange) stall() error {
+	select {
+	case <-x.ctx.Done():
+	case <-x.stop:
+	}
+	return errStalled
 }
 
 // send writes one server-sent event (without an event line when event is
 // empty) whose data is payload marshalled, or payload itself when it is a
-// string. It paces events by ChunkDelay and cuts the connection after
-// CutAfter events.
+// string. It paces events by ChunkDelay, sends the scripted stream error
+// in place of event number ErrorAfter+1, falls silent after StallAfter
+// events and cuts the connection after CutAfter events.
 func (x *exchange) send(event string, payload any) error {
+	if x.reply.StreamError != "" && !x.errorSent && x.sent == x.reply.ErrorAfter {
+		return x.sendStreamError()
+	}
+	if err := x.write(event, payload); err != nil {
+		return err
+	}
+	if x.reply.StallAfter > 0 && x.sent >= x.reply.StallAfter {
+		return x.stall()
+	}
+	if x.reply.CutAfter > 0 && x.sent >= x.reply.CutAfter {
+		return x.cut()
+	}
+	return nil
+}
+
+// sendStreamError writes the scripted in-stream error and ends the reply.
+func (x *exchange) sendStreamError() error {
+	x.errorSent = true
+	event, payload := x.api.streamError(x)
+	if err := x.write(event, payload); err != nil {
+		return err
+	}
+	return errStreamErr
+}
+
+// ending is called where the terminating chunks of a stream begin: a
+// stream error or a stall scripted for later than the reply's last event
+// happens here instead.
+func (x *exchange) ending() error {
+	switch {
+	case x.reply.StreamError != "" && !x.errorSent:
+		return x.sendStreamError()
+	case x.reply.StallAfter > 0:
+		return x.stall()
+	}
+	return nil
+}
+
+// write sends one event frame after the chunk delay.
+func (x *exchange) write(event string, payload any) error {
 	if x.sent > 0 {
 		if err := pause(x.ctx, x.stop, x.reply.ChunkDelay.D()); err != nil {
 			return err
@@ -264,9 +340,6 @@ func (x *exchange) send(event string, payload any) error {
 		return err
 	}
 	x.sent++
-	if x.reply.CutAfter > 0 && x.sent >= x.reply.CutAfter {
-		return x.cut()
-	}
 	return nil
 }
 
@@ -281,13 +354,22 @@ func (x *exchange) endStream() error {
 }
 
 // sendWhole writes a non-streamed JSON response, or only its first half
-// before cutting the connection when the reply has CutAfter set.
+// before cutting the connection when the reply has CutAfter set, or only
+// its headers when the reply stalls. (A StreamError applies to streams
+// only.)
 func (x *exchange) sendWhole(v any) error {
 	data, err := marshal(v)
 	if err != nil {
 		return err
 	}
 	x.w.Header().Set("Content-Type", "application/json")
+	if x.reply.StallAfterHeaders || x.reply.StallAfter > 0 {
+		x.w.WriteHeader(http.StatusOK)
+		if err := x.rc.Flush(); err != nil {
+			return err
+		}
+		return x.stall()
+	}
 	if x.reply.CutAfter <= 0 {
 		x.w.WriteHeader(http.StatusOK)
 		_, err = x.w.Write(data)

@@ -5,6 +5,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/ponder-agent/ponder/internal/llm"
 )
@@ -31,7 +33,8 @@ type Options struct {
 	APIKey string
 	// BaseURL overrides OPENAI_BASE_URL.
 	BaseURL string
-	// HTTPClient overrides the SDK's client.
+	// HTTPClient overrides the client built by llm.NewHTTPClient with
+	// the default timeouts.
 	HTTPClient *http.Client
 }
 
@@ -61,7 +64,7 @@ func New(opts Options) *Provider {
 	}
 	client := opts.HTTPClient
 	if client == nil {
-		client = &http.Client{}
+		client = llm.NewHTTPClient(llm.NetOptions{})
 	}
 	// Only the Chat Completions service is built: a whole client keeps
 	// every API of the SDK in the binary.
@@ -121,12 +124,55 @@ func (p *Provider) wrapError(err error, model string) error {
 			Status:     apiErr.StatusCode,
 			Message:    msg,
 			RetryAfter: llm.ParseRetryAfter(h, time.Now()),
+			Type:       apiErr.Type,
 		}
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	var streamErr *ssestream.StreamError
+	if errors.As(err, &streamErr) {
+		return p.streamError(streamErr.Event.Data, model)
 	}
-	return llm.StreamBrokenError(p.Name(), err)
+	return llm.TransportError(p.Name(), p.baseURL, err)
+}
+
+// streamError reads an {"error":{…}} chunk sent in the middle of a 200
+// stream, as OpenAI-compatible servers report a failure once the answer
+// has begun. Its type or code says whether it is worth another attempt.
+func (p *Provider) streamError(data []byte, model string) error {
+	var body struct {
+		Error json.RawMessage `json:"error"`
+	}
+	_ = json.Unmarshal(data, &body)
+	var detail struct {
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+		Code    json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(body.Error, &detail) != nil {
+		// The error is a bare string, or not JSON at all.
+		var s string
+		if json.Unmarshal(body.Error, &s) == nil {
+			detail.Message = s
+		} else {
+			detail.Message = strings.TrimSpace(string(data))
+		}
+	}
+	code := strings.Trim(string(detail.Code), `"`)
+	if code == "null" {
+		code = ""
+	}
+	typ := detail.Type
+	if typ == "" {
+		typ = code
+	}
+	return &llm.APIError{
+		Provider: p.Name(),
+		BaseURL:  p.baseURL,
+		Model:    model,
+		Status:   llm.StreamErrorStatus(detail.Type, code),
+		Message:  detail.Message,
+		Type:     typ,
+		InStream: true,
+	}
 }
 
 type call struct {

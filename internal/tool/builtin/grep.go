@@ -117,12 +117,28 @@ func newSearcher(in grepInput) (*searcher, error) {
 		return nil, fmt.Errorf("pattern is not a valid regular expression: %v", err)
 	}
 	s.pre = buildPrefilter(parsed)
+	s.lookBehind = looksBehind(parsed)
 	if !in.Multiline {
 		if s.prog, err = syntax.Compile(parsed.Simplify()); err != nil {
 			s.prog = nil // the regexp alone will do
 		}
 	}
 	return s, nil
+}
+
+// looksBehind reports whether the pattern has an assertion about the text
+// before a position.
+func looksBehind(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	for _, sub := range re.Sub {
+		if looksBehind(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchesNewline reports whether a literal newline appears in the pattern.
@@ -159,6 +175,7 @@ type grepStats struct {
 	large      int    // files over the size limit
 	binaryRoot bool   // the one file searched is binary
 	hidden     string // what the permission rules left out, in words
+	stream     streamStats
 }
 
 func (c *grepCall) Run(ctx context.Context) tool.Result {
@@ -189,12 +206,27 @@ func (c *grepCall) Run(ctx context.Context) tool.Result {
 	return c.format(results, stats)
 }
 
-// searchOne searches a single named file, whatever its size or name.
+// searchOne searches a single named file, whatever its size or name: a
+// file too large for a directory search is searched as it is read, in
+// bounded memory.
 func (c *grepCall) searchOne() ([]fileResult, grepStats) {
 	s := *c.s
 	s.maxSize = 0
-	r, ok, skip := newGrepWorker(&s).searchFile(c.root)
-	var stats grepStats
+	var (
+		r     fileResult
+		ok    bool
+		skip  skipReason
+		stats grepStats
+	)
+	if f, err := os.Open(c.root); err != nil {
+		skip = skippedError
+	} else if info, err := f.Stat(); err == nil && info.Size() > grepMaxFileSize {
+		r, ok, skip, stats.stream = newGrepWorker(&s).searchStream(f, c.root, defaultStream)
+		f.Close()
+	} else {
+		f.Close()
+		r, ok, skip = newGrepWorker(&s).searchFile(c.root)
+	}
 	stats.binaryRoot = skip == skippedBinary
 	if !ok {
 		return nil, stats

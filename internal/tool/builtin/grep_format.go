@@ -20,6 +20,12 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 	if stats.hidden != "" {
 		notes = append(notes, stats.hidden)
 	}
+	if stats.stream.cutLines {
+		notes = append(notes, fmt.Sprintf("Lines longer than %d MB were searched in pieces; a match across two pieces is missed.", defaultStream.maxLine>>20))
+	}
+	if stats.stream.windowed {
+		notes = append(notes, fmt.Sprintf("The file was searched in windows; a multiline match longer than %d MB may be missed.", defaultStream.carry>>20))
+	}
 	if len(results) == 0 {
 		msg := fmt.Sprintf("No matches for %q in %s.", c.pattern, c.root)
 		if stats.binaryRoot {
@@ -27,9 +33,10 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 		}
 		return tool.Result{Content: joinNotes(msg, notes), Summary: "No matches"}
 	}
-	total := 0
+	total, extra := 0, 0
 	for _, r := range results {
 		total += r.count
+		extra += r.extra
 	}
 	var entries []string // one per output line
 	var header string
@@ -67,14 +74,16 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 	if c.s.mode == modeFiles {
 		summary = header
 	}
+	// Lines left out of long results count in the totals below.
+	all := len(entries) + extra
 	shown := entries
-	if c.head > 0 && len(entries) > c.head {
-		shown = entries[:c.head]
+	if c.head > 0 && all > c.head {
+		shown = entries[:min(c.head, len(entries))]
 		unit := "entries"
 		if c.s.mode == modeContent {
 			unit = "lines"
 		}
-		notes = append(notes, fmt.Sprintf("Showing the first %d of %d %s (head_limit).", c.head, len(entries), unit))
+		notes = append(notes, fmt.Sprintf("Showing the first %d of %d %s (head_limit).", c.head, all, unit))
 	}
 	var b strings.Builder
 	if header != "" {
@@ -83,7 +92,7 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 	}
 	for i, e := range shown {
 		if b.Len()+len(e) > grepMaxOutput {
-			notes = append(notes, fmt.Sprintf("Output cut after %d of %d lines because it is long; narrow the path, glob or pattern, or use head_limit.", i, len(entries)))
+			notes = append(notes, fmt.Sprintf("Output cut after %d of %d lines because it is long; narrow the path, glob or pattern, or use head_limit.", i, all))
 			break
 		}
 		b.WriteString(e)

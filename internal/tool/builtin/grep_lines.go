@@ -14,11 +14,15 @@ const grepMaxLineWidth = 500
 // context line, and "--" between groups that are not adjacent. Matches
 // must be passed in order.
 type lineOut struct {
-	buf           []byte // the file
+	buf           []byte // the file, or the part of it in memory
 	out           []byte
 	path          string
 	nums          bool
 	before, after int
+	// limit bounds out, in bytes (0: no bound); lines past it are only
+	// counted, in dropped.
+	limit   int
+	dropped int
 
 	pos, line   int // line number of the line starting at byte pos
 	lastLine    int // number of the last line written, 0 for none
@@ -77,6 +81,17 @@ func (o *lineOut) tail(limit int) {
 func (o *lineOut) finish() { o.tail(int(^uint(0) >> 1)) }
 
 func (o *lineOut) write(s, e, n int, sep byte) {
+	if o.limit > 0 && len(o.out) >= o.limit {
+		// The output is cut well before this line anyway; count it
+		// (with its separator) for the note that says so.
+		if o.lastLine > 0 && (o.before > 0 || o.after > 0) && n > o.lastLine+1 {
+			o.dropped++
+		}
+		o.dropped++
+		o.lastLine = n
+		o.lastEnd = e + 1
+		return
+	}
 	if o.lastLine > 0 && (o.before > 0 || o.after > 0) && n > o.lastLine+1 {
 		o.out = append(o.out, "--\n"...)
 	}
@@ -103,4 +118,14 @@ func (o *lineOut) write(s, e, n int, sep byte) {
 	o.out = append(o.out, '\n')
 	o.lastLine = n
 	o.lastEnd = e + 1
+}
+
+// shift drops the first n bytes of buf, which the caller moves out of
+// memory; n must be a position the next match does not reach back
+// before (the caller keeps the lines needed as context).
+func (o *lineOut) shift(n int) {
+	o.lineNumber(max(n, o.pos))
+	o.pos -= n
+	o.lastEnd -= n
+	o.buf = o.buf[n:]
 }

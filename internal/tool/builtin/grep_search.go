@@ -23,11 +23,14 @@ type searcher struct {
 	prog      *syntax.Prog // for the line automaton; nil in multiline mode
 	pre       *prefilter   // nil: no required literal
 	multiline bool
-	mode      grepMode
-	lineNums  bool
-	before    int
-	after     int
-	maxSize   int64 // larger files are skipped; 0: no limit
+	// lookBehind says the pattern has an assertion that looks at the
+	// text before a position (^, \A, \b, \B).
+	lookBehind bool
+	mode       grepMode
+	lineNums   bool
+	before     int
+	after      int
+	maxSize    int64 // larger files are skipped; 0: no limit
 }
 
 // fileResult is what one file contributed.
@@ -36,6 +39,7 @@ type fileResult struct {
 	mod   time.Time
 	count int    // matching lines
 	out   []byte // formatted lines, content mode only
+	extra int    // output lines left out of out because it is long
 }
 
 // grepWorker searches files one at a time, reusing its buffers.
@@ -91,7 +95,7 @@ func (w *grepWorker) searchFile(path string) (res fileResult, ok bool, skip skip
 	w.out = w.out[:0]
 	var lo *lineOut
 	if w.s.mode == modeContent {
-		lo = &lineOut{buf: data, out: w.out, path: path, nums: w.s.lineNums, before: w.s.before, after: w.s.after}
+		lo = w.newLineOut(data, path)
 	}
 	visit := func(ls, le int) bool {
 		res.count++
@@ -101,9 +105,9 @@ func (w *grepWorker) searchFile(path string) (res fileResult, ok bool, skip skip
 		return w.s.mode != modeFiles
 	}
 	if w.s.multiline {
-		w.s.eachMultilineMatch(data, visit)
+		w.s.eachMultilineMatch(data, 0, len(data), &multiState{last: -1}, visit)
 	} else {
-		w.eachMatchingLine(data, visit)
+		w.eachMatchingLine(data, 0, visit)
 	}
 	if res.count == 0 {
 		return res, false, notSkipped
@@ -119,18 +123,24 @@ func (w *grepWorker) searchFile(path string) (res fileResult, ok bool, skip skip
 		lo.finish()
 		w.out = lo.out
 		res.out = bytes.Clone(w.out)
+		res.extra = lo.dropped
 	}
 	return res, true, notSkipped
 }
 
+// newLineOut returns the formatter of a file's matching lines, writing
+// into the worker's reused buffer.
+func (w *grepWorker) newLineOut(buf []byte, path string) *lineOut {
+	return &lineOut{buf: buf, out: w.out, path: path, nums: w.s.lineNums, before: w.s.before, after: w.s.after, limit: grepMaxOutput}
+}
+
 // eachMatchingLine calls visit with the bounds of each line that matches,
-// in order, until visit returns false.
-func (w *grepWorker) eachMatchingLine(buf []byte, visit func(ls, le int) bool) {
+// from the line starting at pos on, in order, until visit returns false.
+func (w *grepWorker) eachMatchingLine(buf []byte, pos int, visit func(ls, le int) bool) {
 	s := w.s
 	for k := range w.next {
 		w.next[k] = -2
 	}
-	pos := 0
 	for pos < len(buf) {
 		var ls, le int
 		switch {
@@ -185,15 +195,39 @@ func (w *grepWorker) eachMatchingLine(buf []byte, visit func(ls, le int) bool) {
 	}
 }
 
+// multiState is where a multiline search stands between windows of a
+// streamed file (offsets into the current window).
+type multiState struct {
+	done int // lines starting before this offset were visited
+	// last is the end of the last match taken, -1 before the first.
+	last int
+	// abut says the search starts where the last match ended, midLine
+	// that it starts in the middle of a line: see eachMultilineMatch.
+	abut, midLine bool
+}
+
 // eachMultilineMatch calls visit for each line touched by a match that
 // may span lines, in order and without repeats, until visit returns false.
-func (s *searcher) eachMultilineMatch(buf []byte, visit func(ls, le int) bool) {
-	if s.pre != nil && s.pre.index(buf, 0, nil) < 0 {
+// Matches are looked for from offset from on, and only those starting
+// before until are taken. A streamed search goes on where the last match
+// taken ended, as a search of the whole file would. A match found right
+// there is left out if it is empty and next to the one before (st.abut;
+// a whole search ignores it), or if the search starts in the middle of a
+// line (st.midLine) and the pattern looks at what comes before a
+// position (^, \b, \A), which the search cannot see.
+func (s *searcher) eachMultilineMatch(buf []byte, from, until int, st *multiState, visit func(ls, le int) bool) {
+	if s.pre != nil && s.pre.index(buf, from, nil) < 0 {
 		return
 	}
-	done := 0 // lines starting before this offset were visited
-	for _, loc := range s.re.FindAllIndex(buf, -1) {
-		start, end := loc[0], loc[1]
+	for _, loc := range s.re.FindAllIndex(buf[from:], -1) {
+		start, end := loc[0]+from, loc[1]+from
+		if start == from && (st.abut && end == start || st.midLine && s.lookBehind) {
+			continue
+		}
+		if start >= until {
+			return
+		}
+		st.last = end
 		if end > start {
 			end-- // the last byte of the match decides its last line
 		}
@@ -203,11 +237,11 @@ func (s *searcher) eachMultilineMatch(buf []byte, visit func(ls, le int) bool) {
 			if i := bytes.IndexByte(buf[ls:], '\n'); i >= 0 {
 				le = ls + i
 			}
-			if ls >= done {
+			if ls >= st.done {
 				if !visit(ls, le) {
 					return
 				}
-				done = le + 1
+				st.done = le + 1
 			}
 			ls = le + 1
 		}
