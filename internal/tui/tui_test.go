@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"flag"
 	"os"
 	"path/filepath"
@@ -463,5 +464,49 @@ func TestStatusLineNamesTheSandbox(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
 	if s := m.render(); !strings.Contains(s, "sandbox: none") {
 		t.Errorf("status line without the missing sandbox:\n%s", s)
+	}
+}
+
+// Publishing never blocks the interface on its own subscription: Shift+Tab
+// publishes from Update, which is also what drains the subscription, so a
+// bus that made publishers wait for room would stall the interface for
+// good once a burst of events filled its buffer.
+func TestCyclingModesUnderAnEventFloodNeverStalls(t *testing.T) {
+	f := newFixture(t, false)
+	flooded := make(chan struct{})
+	go func() {
+		for i := range 2000 {
+			f.a.Emit(event.Notice{Level: "info", Text: fmt.Sprint("event ", i)})
+		}
+		close(flooded)
+	}()
+	done := make(chan struct{})
+	go func() {
+		// Nothing drains the subscription meanwhile, as when Update is busy.
+		for range 30 {
+			f.m.Update(keyMsg("shift+tab"))
+		}
+		<-flooded
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("cycling modes while 2000 events were published did not finish: the interface stalled on its own events")
+	}
+	// Every event still arrives, in order, once the interface reads again.
+	next := 0
+	for next < 2000 {
+		select {
+		case e := <-f.m.events:
+			if n, ok := e.(event.Notice); ok && strings.HasPrefix(n.Text, "event ") {
+				if n.Text != fmt.Sprint("event ", next) {
+					t.Fatalf("got %q, want event %d", n.Text, next)
+				}
+				next++
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d of 2000 events arrived", next)
+		}
 	}
 }
