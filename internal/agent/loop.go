@@ -68,12 +68,12 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 
 // request sends the conversation to the model and streams the answer.
 func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
-	mode := a.mode()
+	pc := a.permContext()
 	req := llm.Request{
-		Model:     a.cfg.Model(mode),
+		Model:     a.cfg.Model(pc.Mode),
 		System:    a.cfg.System,
 		Messages:  a.History(),
-		Tools:     a.cfg.Tools.Specs(func(t tool.Tool) bool { return a.offered(t, mode) }),
+		Tools:     specs(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc)),
 		MaxTokens: a.cfg.MaxTokens,
 	}
 	var resp *llm.Response
@@ -104,8 +104,13 @@ func (a *Agent) mode() permission.Mode {
 	return a.cfg.Plan.Mode()
 }
 
-func (a *Agent) offered(t tool.Tool, mode permission.Mode) bool {
-	return a.cfg.Offer == nil || a.cfg.Offer(t, mode)
+// specs describes tools to the model.
+func specs(tools []tool.Tool) []llm.ToolSpec {
+	out := make([]llm.ToolSpec, len(tools))
+	for i, t := range tools {
+		out[i] = llm.ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}
+	}
+	return out
 }
 
 // appendUser adds a user message carrying content and, if asked, whatever

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -113,6 +112,8 @@ type App struct {
 	Store    session.Store
 	// Sandbox is the OS sandbox commands run in when they must.
 	Sandbox *sandbox.Sandbox
+	// sandboxPolicy is what the permission engine is told of it.
+	sandboxPolicy permission.SandboxPolicy
 	// Shells are the commands running in the background.
 	Shells *builtin.Shells
 
@@ -179,9 +180,6 @@ func New(opts Options) (*App, error) {
 	if a.asker == nil {
 		a.asker = a.Broker
 	}
-	if err := a.buildPermissions(); err != nil {
-		return nil, err
-	}
 	if err := a.openSandbox(); err != nil {
 		return nil, err
 	}
@@ -226,9 +224,10 @@ func (a *App) Emit(e event.Event) { a.emit(e) }
 
 // buildPermissions builds the engine from the rules of each settings file
 // (as they count: an untrusted project's allow rules are gone already) and
-// of the command line, each rule knowing where it was written.
+// of the command line, each rule knowing where it was written, and from
+// the kinds the session's tools declare; then tells it about the sandbox.
 func (a *App) buildPermissions() error {
-	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed}
+	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed, Tools: a.Tools.Kinds()}
 	for _, l := range a.Config.Layers {
 		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal}[l.Scope]
 		p := l.Settings.Permissions
@@ -242,6 +241,7 @@ func (a *App) buildPermissions() error {
 	for _, w := range eng.Warnings() {
 		a.Warnings = append(a.Warnings, "permission rules: "+w)
 	}
+	eng.SetSandbox(a.sandboxPolicy)
 	a.Perm = eng
 	return nil
 }
@@ -261,7 +261,7 @@ func (a *App) planConfig() planmode.Config {
 		Interview:         a.Config.Interview(),
 		Variant:           config.Str(s.PlanMode.Variant, "full"),
 		BypassAllowed:     a.bypassAllowed(),
-		HasTaskTool:       !slices.Contains(a.opts.Disallowed, "Task"),
+		HasTaskTool:       func() bool { return a.offers("Task", permission.ModePlan) },
 		Now:               a.opts.Now,
 		Logf: func(format string, args ...any) {
 			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf(format, args...)})

@@ -16,9 +16,11 @@ import (
 )
 
 // open starts a new transcript, or loads the one to resume or fork, and
-// builds plan mode, the tools and the main agent on top of it. The
-// session's lock is taken before its transcript is read or written; a
-// fork only reads the original, so it locks just its own new session.
+// builds plan mode, the tools, the permission engine and the main agent on
+// top of it. The session's lock is taken before its transcript is read or
+// written; a fork only reads the original, so it locks just its own new
+// session. Nothing is written before every part is built, so a bad rule
+// leaves no empty session behind.
 func (a *App) open() (err error) {
 	defer func() {
 		if err != nil {
@@ -29,12 +31,9 @@ func (a *App) open() (err error) {
 	if err != nil {
 		return err
 	}
-	if tr != nil && !a.opts.Fork {
+	resume := tr != nil && !a.opts.Fork
+	if resume {
 		a.ID = tr.Header.SessionID
-		if a.Log, err = session.Continue(tr); err != nil {
-			return err
-		}
-		a.Resumed = true
 	} else {
 		if a.ID, err = newSessionID(a.opts.SessionID); err != nil {
 			return err
@@ -42,26 +41,37 @@ func (a *App) open() (err error) {
 		if err := a.lock(a.ID); err != nil {
 			return err
 		}
-		path := a.Store.Path(a.ID)
-		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(a.Store.Path(a.ID)); !errors.Is(err, fs.ErrNotExist) {
 			return &UsageError{Msg: fmt.Sprintf("session %s already exists; use --resume to continue it", a.ID)}
-		}
-		header := session.Entry{SessionID: a.ID, Cwd: a.Dir}
-		if tr != nil {
-			header.ForkedFrom = tr.Header.SessionID
-		}
-		if a.Log, err = session.Create(path, header); err != nil {
-			return err
 		}
 	}
 
 	a.Plan = planmode.New(a.planConfig(), a.ID, permission.ModeDefault, a.emit, a.persistState)
+	a.launcher = newLauncher(a)
+	a.Tools = a.buildTools()
+	a.launcher.judge(a.Tools.Kinds())
+	if err := a.buildPermissions(); err != nil {
+		return err
+	}
+
+	if resume {
+		if a.Log, err = session.Continue(tr); err != nil {
+			return err
+		}
+		a.Resumed = true
+	} else {
+		header := session.Entry{SessionID: a.ID, Cwd: a.Dir}
+		if tr != nil {
+			header.ForkedFrom = tr.Header.SessionID
+		}
+		if a.Log, err = session.Create(a.Store.Path(a.ID), header); err != nil {
+			return err
+		}
+	}
 	var history []llm.Message
 	if tr != nil {
 		history = a.restore(tr)
 	}
-	a.launcher = newLauncher(a)
-	a.Tools = a.buildTools()
 	a.env = &tool.Env{Dir: a.Dir, Files: tool.NewFileTracker()}
 	a.system = systemPrompt(a.Dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
 	a.main = a.newMain(history)
@@ -144,18 +154,18 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 // newMain builds the main agent over history.
 func (a *App) newMain(history []llm.Message) *agent.Agent {
 	return agent.New(agent.Config{
-		Provider: a.Provider,
-		Model:    a.modelFor,
-		System:   a.system,
-		MaxTurns: a.opts.MaxTurns,
-		Tools:    a.Tools,
-		Offer:    a.offer,
-		Env:      a.env,
-		Perm:     a.Perm,
-		Plan:     a.Plan,
-		Ask:      a.asker,
-		Emit:     a.emit,
-		Log:      a.Log,
+		Provider:  a.Provider,
+		Model:     a.modelFor,
+		System:    a.system,
+		MaxTurns:  a.opts.MaxTurns,
+		Tools:     a.Tools,
+		Available: a.available,
+		Env:       a.env,
+		Perm:      a.Perm,
+		Plan:      a.Plan,
+		Ask:       a.asker,
+		Emit:      a.emit,
+		Log:       a.Log,
 
 		AutoCompact: a.autoCompact,
 	}, history)

@@ -15,8 +15,8 @@ import (
 const ClassifierSwitchEnv = "PONDER_TEST_CLASSIFIER"
 
 // openSandbox picks the OS sandbox (or takes the one the front end
-// chose), applies sandbox.required and the classifier switch, tells the
-// permission engine, and notes what users must know about it.
+// chose), applies sandbox.required and the classifier switch, keeps what
+// the permission engine must be told, and notes what users must know.
 func (a *App) openSandbox() error {
 	set := a.Config.Settings.Sandbox
 	sb := a.opts.Sandbox
@@ -46,7 +46,7 @@ func (a *App) openSandbox() error {
 		return &UsageError{Msg: fmt.Sprintf("%s=%q: want on or off", ClassifierSwitchEnv, v)}
 	}
 	unsandboxed := config.Bool(set.AllowUnsandboxed, false)
-	a.Perm.SetSandbox(permission.SandboxPolicy{Available: sb.Available(), AllowUnsandboxed: unsandboxed, ClassifierOff: classifierOff})
+	a.sandboxPolicy = permission.SandboxPolicy{Available: sb.Available(), AllowUnsandboxed: unsandboxed, ClassifierOff: classifierOff}
 	switch {
 	case !sb.Available() && unsandboxed:
 		a.Warnings = append(a.Warnings, "no OS sandbox is available ("+strings.Join(st.Missing, "; ")+

@@ -22,10 +22,7 @@ import (
 // mode. The mode change goes through the one transition function like any
 // other, so starting in plan mode behaves as entering it.
 func (a *App) Start() error {
-	names := make([]string, 0)
-	for name := range a.offeredNames(a.Plan.Mode()) {
-		names = append(names, name)
-	}
+	names := a.offeredNames(a.Plan.Mode())
 	sort.Strings(names)
 	a.emit(event.SessionStarted{SessionID: a.ID, Model: a.Models.Main, Mode: string(a.Plan.Mode()), Cwd: a.Dir, Tools: names, Resumed: a.Resumed,
 		Sandbox: string(a.Sandbox.Kind())})

@@ -30,9 +30,11 @@ const (
 
 // launcher runs subagents for the Task tool.
 type launcher struct {
-	a    *App
-	defs *agentdef.Set
-	sem  chan struct{}
+	a *App
+	// loaded are the definitions read; defs the same, judged (see judge).
+	loaded []agentdef.Definition
+	defs   *agentdef.Set
+	sem    chan struct{}
 }
 
 func newLauncher(a *App) *launcher {
@@ -43,7 +45,13 @@ func newLauncher(a *App) *launcher {
 	for _, p := range problems {
 		a.Warnings = append(a.Warnings, "skipped "+p.Error())
 	}
-	return &launcher{a: a, defs: agentdef.NewSet(append(agentdef.BuiltIn(), defs...)...), sem: make(chan struct{}, maxParallelAgents)}
+	return &launcher{a: a, loaded: append(agentdef.BuiltIn(), defs...), sem: make(chan struct{}, maxParallelAgents)}
+}
+
+// judge settles which agent types are read-only, from the kinds the
+// session's tools declare.
+func (l *launcher) judge(tools map[string]permission.Kind) {
+	l.defs = agentdef.NewSet(agentdef.Judge(l.loaded, tools)...)
 }
 
 // Definitions lists the launchable agent types.
@@ -99,8 +107,8 @@ func (l *launcher) config(def agentdef.Definition, id string, log *session.Write
 	a := l.a
 	all := a.Tools.Names()
 	allowed := def.ToolSet(all)
-	offer := func(t tool.Tool, mode permission.Mode) bool {
-		return slices.Contains(allowed, t.Name()) && a.offer(t, mode)
+	available := func(t tool.Tool, mode permission.Mode) bool {
+		return slices.Contains(allowed, t.Name()) && a.available(t, mode)
 	}
 	var reminders func() []planmode.Reminder
 	if def.ReadOnly {
@@ -116,7 +124,7 @@ func (l *launcher) config(def agentdef.Definition, id string, log *session.Write
 		System:      agentSystemPrompt(def, a.Dir, a.opts.Now()),
 		MaxTurns:    maxAgentRequests,
 		Tools:       a.Tools,
-		Offer:       offer,
+		Available:   available,
 		Env:         &tool.Env{Dir: a.Dir, AgentID: id, Files: tool.NewFileTracker()},
 		Perm:        a.Perm,
 		Plan:        a.Plan,

@@ -2,7 +2,9 @@ package app
 
 import (
 	"encoding/json"
+	"slices"
 
+	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/session"
@@ -43,17 +45,15 @@ func (a *App) shellPolicy() shellenv.Policy {
 	return shellenv.Policy{Inherit: config.Str(e.Inherit, "all"), Exclude: e.Exclude, Include: e.Include, Set: e.Set}
 }
 
-// offer decides which tools the model sees in a mode. EnterPlanMode and
-// AskUserQuestion need somebody to answer them, so a run nobody attends
-// does not get them; planMode.modelCanEnter=false leaves entering plan
-// mode to the user; planMode.removeTodoWrite drops TodoWrite in plan mode;
-// a tool disallowed by name is not offered at all.
-func (a *App) offer(t tool.Tool, mode permission.Mode) bool {
-	for _, d := range a.opts.Disallowed {
-		if d == t.Name() {
-			return false
-		}
-	}
+// available says which tools the session has in a mode, before the
+// permission rules: EnterPlanMode and AskUserQuestion need somebody to
+// answer them, so a run nobody attends does not get them;
+// planMode.modelCanEnter=false leaves entering plan mode to the user;
+// planMode.removeTodoWrite drops TodoWrite in plan mode. What the model
+// is offered is what the permission engine lets through of these (a tool
+// a rule denies outright is not offered), and a call of anything else is
+// refused by the engine.
+func (a *App) available(t tool.Tool, mode permission.Mode) bool {
 	pm := a.Config.Settings.PlanMode
 	switch t.Name() {
 	case "EnterPlanMode":
@@ -66,15 +66,22 @@ func (a *App) offer(t tool.Tool, mode permission.Mode) bool {
 	return true
 }
 
-// offeredNames lists the tools offered in a mode.
-func (a *App) offeredNames(mode permission.Mode) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range a.Tools.All() {
-		if a.offer(t, mode) {
-			out[t.Name()] = true
-		}
-	}
-	return out
+// mainContext is the permission context of the main conversation in a
+// mode, without the tools offered (which it serves to compute).
+func (a *App) mainContext(mode permission.Mode) permission.Context {
+	return permission.Context{Mode: mode}
+}
+
+// offeredNames lists the tools the main conversation is offered in a
+// mode, as its agent computes them.
+func (a *App) offeredNames(mode permission.Mode) []string {
+	return agent.Names(agent.Offered(a.Tools, a.available, a.Perm, a.mainContext(mode)))
+}
+
+// offers reports whether the main conversation is offered a tool in a
+// mode.
+func (a *App) offers(name string, mode permission.Mode) bool {
+	return a.Perm != nil && slices.Contains(a.offeredNames(mode), name)
 }
 
 func (a *App) todoPath(agentID string) string {

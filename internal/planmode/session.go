@@ -43,9 +43,10 @@ type Config struct {
 	Variant string
 	// BypassAllowed offers "approve and bypass permissions".
 	BypassAllowed bool
-	// HasTaskTool says subagents can be launched, so the workflow may
-	// suggest them.
-	HasTaskTool bool
+	// HasTaskTool reports whether subagents can be launched in plan mode
+	// (the Task tool is offered there), so the workflow may suggest
+	// them; nil means they cannot.
+	HasTaskTool func() bool
 	// Now and Intn default to the clock and math/rand.
 	Now  func() time.Time
 	Intn func(n int) int

@@ -1,6 +1,7 @@
-// Package tool defines what a tool is to ponder: a name, a description and
-// an input schema for the model, and a Prepare step that parses the input
-// and declares what the call would touch before anything runs. The agent
+// Package tool defines what a tool is to ponder: a name, the kind of
+// access its calls make, a description and an input schema for the model,
+// and a Prepare step that parses the input and declares what the call
+// would touch before anything runs. The agent
 // loop hands that declaration to the permission engine and runs the call
 // only when the engine allows it.
 package tool
@@ -18,6 +19,11 @@ import (
 type Tool interface {
 	// Name is the name the model calls the tool by.
 	Name() string
+	// Kind is what every call of the tool does to the system (reads
+	// files, writes them, runs commands...). It is the tool's one
+	// declaration of its nature: permission rules group tools by it, and
+	// an agent is read-only when all its tools are of reading kinds.
+	Kind() permission.Kind
 	// Description tells the model what the tool does and when to use it.
 	Description() string
 	// Schema is the JSON schema of the tool's input.
@@ -32,7 +38,8 @@ type Tool interface {
 
 // Call is a prepared tool call.
 type Call interface {
-	// Access declares what the call would read, write or run.
+	// Access declares what the call would touch: its paths, command or
+	// target. The agent loop fills in the tool's name and kind.
 	Access() permission.Access
 	// Run performs the call. It must return promptly once ctx is done.
 	Run(ctx context.Context) Result

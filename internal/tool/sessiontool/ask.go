@@ -24,7 +24,7 @@ type AskUserQuestion struct {
 // NewAskUserQuestion returns the tool; it runs alone, one set of
 // questions at a time.
 func NewAskUserQuestion(ask permission.Asker) AskUserQuestion {
-	return AskUserQuestion{Meta: tool.NewMeta[askInput]("AskUserQuestion", askDescription, false), Ask: ask}
+	return AskUserQuestion{Meta: tool.NewMeta[askInput]("AskUserQuestion", permission.KindNone, askDescription, false), Ask: ask}
 }
 
 type askInput struct {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/todo"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -33,7 +34,7 @@ type todoInput struct {
 // NewTodoWrite returns the tool; it runs alone, as lists replace each
 // other.
 func NewTodoWrite(path func(agentID string) string, saved func(agentID string, items []todo.Item)) TodoWrite {
-	return TodoWrite{Meta: tool.NewMeta[todoInput]("TodoWrite", todoDescription, false), Path: path, Saved: saved}
+	return TodoWrite{Meta: tool.NewMeta[todoInput]("TodoWrite", permission.KindNone, todoDescription, false), Path: path, Saved: saved}
 }
 
 // Prepare validates the list.
