@@ -1,7 +1,7 @@
 package event
 
 // ModeChanged says the permission mode changed, and through which path
-// (tool, approval, flag, control, tui, sdk, resume, clear).
+// (tool, approval, flag, settings, control, tui, slash, sdk, resume).
 type ModeChanged struct {
 	From string `json:"from"`
 	To   string `json:"to"`

@@ -246,20 +246,21 @@ func (a *App) buildPermissions() error {
 	return nil
 }
 
-// planConfig is the plan-mode configuration from settings.
+// planConfig is the plan-mode configuration from settings. What the
+// settings leave out is zero, and plan mode's own defaults apply.
 func (a *App) planConfig() planmode.Config {
 	s := a.Config.Settings
 	return planmode.Config{
 		ConfigDir:         a.Config.ConfigDir,
 		ProjectDir:        a.Root,
 		PlansDirectory:    config.Str(s.PlansDirectory, ""),
-		FileNaming:        config.Str(s.PlanMode.FileNaming, "words"),
-		ReminderTurns:     config.Int(s.PlanMode.ReminderTurns, 5),
-		FullReminderEvery: config.Int(s.PlanMode.FullReminderEvery, 5),
+		FileNaming:        config.Str(s.PlanMode.FileNaming, ""),
+		ReminderTurns:     config.Int(s.PlanMode.ReminderTurns, 0),
+		FullReminderEvery: config.Int(s.PlanMode.FullReminderEvery, 0),
 		ExploreAgents:     a.Config.ExploreAgentCount(),
 		PlanAgents:        a.Config.PlanAgentCount(),
 		Interview:         a.Config.Interview(),
-		Variant:           config.Str(s.PlanMode.Variant, "full"),
+		Variant:           config.Str(s.PlanMode.Variant, ""),
 		BypassAllowed:     a.bypassAllowed(),
 		HasTaskTool:       func() bool { return a.offers("Task", permission.ModePlan) },
 		Now:               a.opts.Now,

@@ -20,7 +20,8 @@ import (
 // Start announces the session to front ends and applies the starting
 // mode: --permission-mode, else (for a new session) the settings' default
 // mode. The mode change goes through the one transition function like any
-// other, so starting in plan mode behaves as entering it.
+// other, with its guards (a settings file never turns bypass on), so
+// starting in plan mode behaves as entering it.
 func (a *App) Start() error {
 	names := a.offeredNames(a.Plan.Mode())
 	sort.Strings(names)
@@ -32,9 +33,9 @@ func (a *App) Start() error {
 	for _, i := range a.infos {
 		a.emit(event.Notice{Level: "info", Text: i})
 	}
-	mode := a.opts.Mode
+	mode, via := a.opts.Mode, planmode.ViaFlag
 	if mode == "" && !a.Resumed {
-		mode = config.Str(a.Config.Settings.Permissions.DefaultMode, "")
+		mode, via = config.Str(a.Config.Settings.Permissions.DefaultMode, ""), planmode.ViaSettings
 	}
 	if mode == "" {
 		return nil
@@ -43,7 +44,7 @@ func (a *App) Start() error {
 	if err != nil {
 		return &UsageError{Msg: err.Error()}
 	}
-	a.Plan.SetMode(m, planmode.ViaFlag)
+	a.Plan.SetMode(m, via)
 	return nil
 }
 
@@ -114,8 +115,10 @@ func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.R
 	if a.Plan.Mode() != permission.ModePlan {
 		return agent.Result{}, fmt.Errorf("session %s has a pending plan but is no longer in plan mode", a.ID)
 	}
-	if ans.Option != "" && ans.Option != planmode.OptionReject && !validOption(a.Plan.Options(), ans.Option) && ans.Option != planmode.OptionApprove {
-		return agent.Result{}, &UsageError{Msg: fmt.Sprintf("unknown approval option %q", ans.Option)}
+	if ans.Option != "" {
+		if err := a.Plan.CheckOption(ans.Option); err != nil {
+			return agent.Result{}, &UsageError{Msg: err.Error()}
+		}
 	}
 	res := sessiontool.Answer(a.Plan, ans)
 	if err := a.Log.Append(session.Entry{Type: session.TypeResolved}); err != nil {
@@ -137,15 +140,6 @@ func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.R
 	}
 	out, err := main.Continue(ctx, results)
 	return a.finish(ctx, out, err)
-}
-
-func validOption(opts []event.Option, id string) bool {
-	for _, o := range opts {
-		if o.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // finish handles how a turn ended: it clears the conversation and carries

@@ -100,3 +100,35 @@ func TestNarrowDenyRuleKeepsTheToolOffered(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 }
+
+// The starting mode goes through the one transition like every change,
+// and says where it came from: the flag, or a settings file. A settings
+// file never turns bypass on, even with the command line's permission and
+// the folder trusted.
+func TestStartingModeSaysWhereItCameFrom(t *testing.T) {
+	w := newWorld(t, "openai", fakemodel.Reply{Times: -1, Text: "ok"})
+	w.write(".ponder/settings.json", `{"permissions":{"defaultMode":"plan"}}`)
+	o := w.mustRun(0, "", "-p", "hello", "--output-format", "stream-json")
+	if via := modeChangeVia(t, o.stdout); via != "settings" {
+		t.Fatalf("mode_changed via %q, want settings", via)
+	}
+	o = w.mustRun(0, "", "-p", "hello", "--output-format", "stream-json", "--permission-mode", "acceptEdits")
+	if via := modeChangeVia(t, o.stdout); via != "flag" {
+		t.Fatalf("mode_changed via %q, want flag", via)
+	}
+	w.write(".ponder/settings.json", `{"permissions":{"defaultMode":"bypassPermissions"}}`)
+	o = w.mustRun(0, "", "-p", "hello", "--output-format", "json", "--trust", "--dangerously-skip-permissions")
+	if m := lastResult(t, o.stdout)["permission_mode"]; m != "default" {
+		t.Fatalf("a settings file turned on %v", m)
+	}
+}
+
+func modeChangeVia(t *testing.T, out string) any {
+	t.Helper()
+	for _, l := range lines(t, out) {
+		if l["event"] == "mode_changed" {
+			return l["via"]
+		}
+	}
+	return nil
+}
