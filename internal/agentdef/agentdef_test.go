@@ -88,7 +88,7 @@ func TestReadOnlyJudgement(t *testing.T) {
 		{[]string{"Read", "Bash"}, []string{"Bash"}, true},
 		{nil, nil, false},
 		{nil, []string{"Write", "Edit", "NotebookEdit", "Bash", "Task"}, false}, // an MCP tool is left
-		{nil, []string{"Write", "Edit", "Bash", "mcp__db__drop"}, true},       // Task is never a subagent's
+		{nil, []string{"Write", "Edit", "Bash", "mcp__db__drop"}, true},         // Task is never a subagent's
 		{[]string{"Read", "WebFetch", "TodoWrite"}, nil, true},
 		{[]string{"Read", "NotebookEdit"}, nil, true}, // a tool the session lacks is not given
 		{[]string{}, nil, true},
