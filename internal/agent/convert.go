@@ -14,6 +14,7 @@ func toEventMessage(m llm.Message) event.Message {
 	return out
 }
 
-func toEventUsage(u llm.Usage) event.Usage {
+// EventUsage is how front ends see token counts.
+func EventUsage(u llm.Usage) event.Usage {
 	return event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -56,8 +55,10 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 		for k := i; k < j; k++ {
 			switch results[k].Stop {
 			case tool.StopPending:
-				pe, _ := results[k].Data.(planmode.PendingExit)
-				stop.pending = &session.Pending{ToolUseID: uses[k].ID, Plan: pe.Plan, PlanFile: pe.PlanFile, CallIndex: k}
+				stop.pending = &session.Pending{ToolUseID: uses[k].ID, CallIndex: k}
+				if p := results[k].Pending; p != nil {
+					stop.pending.Plan, stop.pending.PlanFile = p.Plan, p.PlanFile
+				}
 			case tool.StopClearContext:
 				stop.clear = true
 			}
@@ -163,7 +164,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 // finished is the event that ends a call that was not refused.
 func finished(agentID string, use llm.Block, res tool.Result, took time.Duration) event.ToolFinished {
 	return event.ToolFinished{AgentID: agentID, ID: use.ID, Name: use.Name, Content: res.Content, Summary: res.Summary,
-		IsError: res.IsError, Duration: took, Data: res.Data}
+		IsError: res.IsError, Duration: took, Todos: res.Todos, Answers: res.Answers}
 }
 
 // gate asks the permission engine about a call, validates calls that are

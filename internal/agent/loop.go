@@ -93,7 +93,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 	if resp == nil {
 		return nil, llm.StreamBrokenError(a.cfg.Provider.Name(), errors.New("no response"))
 	}
-	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: toEventMessage(resp.Message), Model: req.Model, Usage: toEventUsage(resp.Usage)})
+	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: toEventMessage(resp.Message), Model: req.Model, Usage: EventUsage(resp.Usage)})
 	return resp, nil
 }
 

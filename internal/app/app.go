@@ -175,7 +175,9 @@ func New(opts Options) (*App, error) {
 		}
 		a.Models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
-	a.Broker = permission.NewBroker(func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) })
+	a.Broker = permission.NewBroker(
+		func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) },
+		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
 	a.asker = opts.Asker
 	if a.asker == nil {
 		a.asker = a.Broker

@@ -58,23 +58,13 @@ func (a *App) SetMode(m permission.Mode, via planmode.Via) planmode.Change {
 	return a.Plan.SetMode(m, via)
 }
 
-// Answer delivers a front end's answer to a pending question.
-func (a *App) Answer(id string, ans permission.Answer) bool {
-	ok := a.Broker.Answer(id, ans)
-	if ok {
-		a.emit(event.QuestionClosed{ID: id})
-	}
-	return ok
-}
+// Answer delivers a front end's answer to a pending question. It reports
+// false when the question is not waiting (answered already, or gone).
+func (a *App) Answer(id string, ans permission.Answer) bool { return a.Broker.Answer(id, ans) }
 
-// Dismiss closes a question without an answer.
-func (a *App) Dismiss(id string) bool {
-	ok := a.Broker.Dismiss(id)
-	if ok {
-		a.emit(event.QuestionClosed{ID: id})
-	}
-	return ok
-}
+// Dismiss closes a question without an answer; whatever asked it takes
+// that as no.
+func (a *App) Dismiss(id string) bool { return a.Broker.Dismiss(id) }
 
 // ErrPlanPending is returned by Send while a plan waits for approval.
 var ErrPlanPending = errors.New("a plan is waiting for approval")

@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 )
@@ -131,4 +134,147 @@ func modeChangeVia(t *testing.T, out string) any {
 		}
 	}
 	return nil
+}
+
+// A signal ends a stream-json run at once and as a failure, though the
+// host keeps standard input open and no turn runs: within a second, exit
+// status 1, and a result that says it was interrupted. The same while a
+// turn waits on a question.
+func TestSignalEndsAnIdleStreamJSONRunAtOnce(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, waiting := range []bool{false, true} {
+			name := sig.String() + map[bool]string{false: " idle", true: " asking"}[waiting]
+			t.Run(name, func(t *testing.T) {
+				forAPIs(t, func(t *testing.T, api string) {
+					w := newWorld(t, api,
+						fakemodel.Reply{Name: "hi", When: fakemodel.Match{LastUser: "hello"}, Text: "hi"},
+						fakemodel.Reply{Name: "ask", When: fakemodel.Match{LastUser: "touch it"},
+							ToolCalls: tools(call{Name: "Bash", Input: map[string]any{"command": "touch touched.txt"}})})
+					s := w.start()
+					s.say("hello")
+					s.result()
+					if waiting {
+						s.say("touch it")
+						s.control("can_use_tool")
+					}
+					signalled := time.Now()
+					s.cmd.Process.Signal(sig)
+					res := s.result()
+					if res["subtype"] != "error" || !strings.Contains(fmt.Sprint(res["error"]), "interrupted") {
+						t.Errorf("result %v", res)
+					}
+					code := s.waitExit(time.Second)
+					if took := time.Since(signalled); code != 1 {
+						t.Fatalf("exit %d after %s, want 1", code, took)
+					}
+					if w.read("touched.txt") != "<missing>" {
+						t.Error("the command nobody approved ran")
+					}
+				})
+			})
+		}
+	}
+}
+
+// killAfter bounds the session: a ponder still running after d is
+// killed, so a test that waits on it fails instead of hanging.
+func (s *session) killAfter(d time.Duration) {
+	timer := time.AfterFunc(d, func() {
+		s.t.Errorf("ponder still ran after %s; killed it", d)
+		s.cmd.Process.Kill()
+	})
+	s.t.Cleanup(func() { timer.Stop() })
+}
+
+// waitExit waits up to limit for ponder to exit with standard input still
+// open, and returns its exit status; a signal's death fails the test.
+func (s *session) waitExit(limit time.Duration) int {
+	s.t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		io.Copy(io.Discard, s.out)
+		done <- s.cmd.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		s.t.Fatalf("ponder did not exit within %s; stderr:\n%s", limit, s.stderr.String())
+	}
+	st := s.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if st.Signaled() {
+		s.t.Fatalf("ponder was killed by %v", st.Signal())
+	}
+	return st.ExitStatus()
+}
+
+// Answers never wait behind queued messages: with 40 user lines queued
+// while a turn waits on a question, the answer after them is read and
+// the turn goes on; then every queued message gets its turn, in order.
+func TestAnswerBehindManyQueuedMessages(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "ask", When: fakemodel.Match{LastUser: "touch it"},
+				ToolCalls: tools(call{Name: "Bash", Input: map[string]any{"command": "touch touched.txt"}})},
+			fakemodel.Reply{Name: "touched", When: fakemodel.Match{ToolResult: ""}, Text: "touched"},
+			fakemodel.Reply{Name: "queued", Times: -1, When: fakemodel.Match{LastUser: "queued"}, Text: "noted"})
+		s := w.start()
+		s.killAfter(30 * time.Second)
+		s.say("touch it")
+		req := s.control("can_use_tool")
+		for i := range 40 {
+			s.say(fmt.Sprint("queued ", i))
+		}
+		s.answer(req, map[string]any{"behavior": "allow"})
+		first := s.result()
+		if first["result"] != "touched" || w.read("touched.txt") == "<missing>" {
+			t.Fatalf("the answer behind the queue was not acted on: %v", first)
+		}
+		for i := range 40 {
+			if r := s.result(); r["result"] != "noted" {
+				t.Fatalf("queued message %d: %v", i, r)
+			}
+		}
+		if code := s.close(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		reqs := w.srv.Requests()
+		for i := range 40 {
+			if got := reqs[len(reqs)-40+i].LastUser().Text; !strings.HasPrefix(got, fmt.Sprint("queued ", i)) {
+				t.Fatalf("turn %d was %q: out of order", i, got)
+			}
+		}
+	})
+}
+
+// Every question a host is asked on stream-json is closed there too, with
+// how it ended: answered, or cancelled when the host interrupts the turn.
+func TestQuestionClosedReachesTheHost(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "ask", Times: 2, When: fakemodel.Match{LastUser: "touch it"},
+				ToolCalls: tools(call{Name: "Bash", Input: map[string]any{"command": "touch touched.txt"}})},
+			fakemodel.Reply{Name: "after", Times: -1, When: fakemodel.Match{ToolResult: ""}, Text: "after"})
+		s := w.start()
+		s.killAfter(30 * time.Second)
+		s.say("touch it")
+		req := s.control("can_use_tool")
+		s.answer(req, map[string]any{"behavior": "deny", "message": "not now"})
+		closed := s.next("question_closed", func(m map[string]any) bool { return m["event"] == "question_closed" })
+		if closed["request_id"] != req["request_id"] || closed["how"] != "answered" {
+			t.Fatalf("closed %v for %v", closed, req["request_id"])
+		}
+		s.result()
+		s.say("touch it again")
+		req = s.control("can_use_tool")
+		s.send(map[string]any{"type": "control_request", "request_id": "i1", "request": map[string]any{"subtype": "interrupt"}})
+		closed = s.next("question_closed", func(m map[string]any) bool { return m["event"] == "question_closed" })
+		if closed["request_id"] != req["request_id"] || closed["how"] != "cancelled" {
+			t.Fatalf("closed %v for %v", closed, req["request_id"])
+		}
+		s.result()
+		s.close()
+		if w.read("touched.txt") != "<missing>" {
+			t.Fatal("a refused command ran")
+		}
+	})
 }

@@ -64,7 +64,7 @@ type work struct {
 type control struct {
 	app   *app.App
 	out   *writer
-	input chan work
+	input *queue
 
 	mu        sync.Mutex
 	kinds     map[string]event.QuestionKind
@@ -72,7 +72,7 @@ type control struct {
 }
 
 func newControl(a *app.App, out *writer) *control {
-	return &control{app: a, out: out, input: make(chan work, 16), kinds: map[string]event.QuestionKind{}}
+	return &control{app: a, out: out, input: newQueue(), kinds: map[string]event.QuestionKind{}}
 }
 
 // noteQuestion remembers what kind each open question is, to read its
@@ -83,6 +83,13 @@ func (c *control) noteQuestion(q event.Question) {
 	c.mu.Unlock()
 }
 
+// forgetQuestion drops a question that no longer waits, however it ended.
+func (c *control) forgetQuestion(id string) {
+	c.mu.Lock()
+	delete(c.kinds, id)
+	c.mu.Unlock()
+}
+
 // setInterrupt registers how to interrupt the running turn.
 func (c *control) setInterrupt(cancel context.CancelFunc) {
 	c.mu.Lock()
@@ -90,11 +97,13 @@ func (c *control) setInterrupt(cancel context.CancelFunc) {
 	c.mu.Unlock()
 }
 
-// read consumes standard input until it ends. The end of input means the
-// host is gone: questions still open, and any asked later, are withdrawn,
-// so nothing waits forever and nothing is approved by default.
+// read consumes standard input until it ends. It never waits for a turn:
+// user messages queue up, control lines take effect as they come. The end
+// of input means the host is gone: questions still open, and any asked
+// later, are withdrawn, so nothing waits forever and nothing is approved
+// by default.
 func (c *control) read(r io.Reader) {
-	defer close(c.input)
+	defer c.input.close()
 	defer c.app.Broker.Close()
 	br := bufio.NewReaderSize(r, 1<<20)
 	for n := 1; ; n++ {
@@ -125,7 +134,7 @@ func (c *control) handle(data []byte, n int) {
 			c.complain(n, "%v", err)
 			return
 		}
-		c.input <- work{text: text}
+		c.input.push(work{text: text})
 	case "control_response":
 		c.answer(n, in.RequestID, in.Response)
 	case "control_request":
@@ -139,7 +148,6 @@ func (c *control) handle(data []byte, n int) {
 func (c *control) answer(n int, id string, raw json.RawMessage) {
 	c.mu.Lock()
 	kind, ok := c.kinds[id]
-	delete(c.kinds, id)
 	c.mu.Unlock()
 	if !ok {
 		c.complain(n, "no open question has request_id %q", id)
@@ -178,7 +186,9 @@ func (c *control) answer(n int, id string, raw json.RawMessage) {
 	case event.AskUser:
 		ans = permission.Answer{Answers: r.Answers}
 	}
-	c.app.Answer(id, ans)
+	if !c.app.Answer(id, ans) {
+		c.complain(n, "the question %q no longer waits for an answer", id)
+	}
 }
 
 // request handles a host's own control request.
@@ -216,7 +226,7 @@ func (c *control) request(n int, id string, raw json.RawMessage) {
 	case "compact":
 		// Queued behind the messages before it, so it never runs while a
 		// turn does.
-		c.input <- work{compactID: id, instructions: r.Instructions}
+		c.input.push(work{compactID: id, instructions: r.Instructions})
 	default:
 		c.reply(id, fmt.Errorf("unknown control request %q (want set_permission_mode, interrupt or compact)", r.Subtype))
 	}

@@ -67,8 +67,13 @@ func Run(ctx context.Context, o Options) int {
 		opts.Asker = policyAsker{policy: policy}
 	}
 	opts.Sink = func(e event.Event) {
-		if q, ok := e.(event.QuestionAsked); ok && ctl != nil {
-			ctl.noteQuestion(q.Question)
+		if ctl != nil {
+			switch e := e.(type) {
+			case event.QuestionAsked:
+				ctl.noteQuestion(e.Question)
+			case event.QuestionClosed:
+				ctl.forgetQuestion(e.ID)
+			}
 		}
 		w.emit(e)
 	}
@@ -118,18 +123,10 @@ func Run(ctx context.Context, o Options) int {
 	if strings.TrimSpace(o.Prompt) != "" {
 		code = r.turn(ctx, ctl, o.Prompt)
 	}
-	for {
-		var w work
-		var more bool
-		select {
-		case w, more = <-ctl.input:
-		case <-ctx.Done():
-			// A signal ends the run even while the host keeps its end of
-			// standard input open.
-			return code
-		}
+	for ctx.Err() == nil {
+		w, more := ctl.input.next(ctx)
 		if !more {
-			return code
+			break
 		}
 		if w.compactID != "" {
 			ctl.reply(w.compactID, a.Compact(ctx, w.instructions))
@@ -137,6 +134,23 @@ func Run(ctx context.Context, o Options) int {
 		}
 		code = r.turn(ctx, ctl, w.text)
 	}
+	if ctx.Err() != nil {
+		// A signal ends the run even while the host keeps its end of
+		// standard input open, at once, and as a failure: what the host
+		// asked for did not all happen. A turn it cut short has said so.
+		if !r.cut {
+			r.interrupted()
+		}
+		return ExitFailure
+	}
+	return code
+}
+
+// interrupted reports a run a signal ended between turns.
+func (r *runner) interrupted() {
+	r.w.line(Result{Type: "result", Subtype: "error", IsError: true, SessionID: r.a.ID, Result: "interrupted", Error: "interrupted",
+		Mode: string(r.a.Mode()), DurationMS: time.Since(r.start).Milliseconds()})
+	fmt.Fprintln(r.o.Stderr, "ponder: interrupted")
 }
 
 // runner reports turns.
@@ -145,6 +159,8 @@ type runner struct {
 	w     *writer
 	o     Options
 	start time.Time
+	// cut says a turn was reported as interrupted.
+	cut bool
 }
 
 // turn runs one stream-json input message, interruptible by the host.
@@ -184,6 +200,7 @@ func (r *runner) report(res agent.Result, err error, final bool) (int, bool) {
 	case res.StopReason == agent.StopInterrupted:
 		out.Subtype, out.IsError, code = "error", true, ExitFailure
 		out.Error = "interrupted"
+		r.cut = true
 	}
 	if !final && code == ExitOK && out.Subtype == "success" {
 		return code, false

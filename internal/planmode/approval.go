@@ -184,13 +184,6 @@ func (s *Session) emitEvent(e event.Event) {
 	emit(e)
 }
 
-// PendingExit is the data ExitPlanMode hands the agent loop when it ends a
-// turn with the plan still awaiting approval.
-type PendingExit struct {
-	Plan     string
-	PlanFile string
-}
-
 // ErrApprovalPending is what an Asker returns for a plan approval it
 // defers: the run ends with the plan waiting, and a later run answers it.
 var ErrApprovalPending = errors.New("the plan approval is deferred")

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/permission"
 )
 
@@ -63,12 +64,22 @@ type Result struct {
 	IsError bool
 	// Summary is a short line for front ends ("Read 120 lines").
 	Summary string
-	// Data carries structured details for front ends (a todo list, a
-	// diff); it is never sent to the model.
-	Data any
+	// Todos and Answers are details for front ends (the list TodoWrite
+	// saved, the answers AskUserQuestion got); they are never sent to the
+	// model.
+	Todos   []event.TodoItem
+	Answers map[string]string
 	// Stop asks the agent loop to end the turn once the current calls
 	// are done.
 	Stop Stop
+	// Pending is, with StopPending, the plan that waits for approval.
+	Pending *PendingPlan
+}
+
+// PendingPlan is a plan left waiting for an approval nobody can give now.
+type PendingPlan struct {
+	Plan     string
+	PlanFile string
 }
 
 // Stop is a reason for the agent loop to end a turn early.
@@ -79,8 +90,9 @@ const (
 	// StopNone lets the turn go on.
 	StopNone Stop = iota
 	// StopPending ends the turn with the call's result still to come: a
-	// plan waits for an approval nobody can give now. The loop records
-	// the pending call instead of sending results to the model.
+	// plan (Result.Pending) waits for an approval nobody can give now.
+	// The loop records the pending call instead of sending results to the
+	// model.
 	StopPending
 	// StopClearContext ends the turn because the approved plan is to be
 	// carried out in a fresh conversation.

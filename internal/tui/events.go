@@ -10,7 +10,6 @@ import (
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/todo"
 )
 
 // handleEvent folds one session event into the interface.
@@ -47,8 +46,8 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		}
 		c.toolStarted(e.AgentID, e.ID, e.Name, e.Input)
 	case event.ToolFinished:
-		if items, ok := e.Data.([]todo.Item); ok && e.AgentID == "" {
-			m.todos = items
+		if e.Todos != nil && e.AgentID == "" {
+			m.todos = e.Todos
 		}
 		if e.AgentID != "" {
 			return nil

@@ -366,7 +366,7 @@ func TestConversationToolLinesAndTodos(t *testing.T) {
 	f.m.handleEvent(event.ToolRefused{ID: "2", Tool: "Bash", Input: json.RawMessage(`{"command":"rm -rf build"}`), Reason: "Plan mode is on, so nothing but the plan file may change."})
 	f.m.handleEvent(event.ToolStarted{ID: "3", Name: "Bash", Input: json.RawMessage(`{"command":"go test ./..."}`)})
 	f.m.handleEvent(event.ToolFinished{ID: "4", Name: "Grep", Content: "bad regexp", IsError: true})
-	f.m.handleEvent(event.ToolFinished{ID: "5", Name: "TodoWrite", Data: []todo.Item{
+	f.m.handleEvent(event.ToolFinished{ID: "5", Name: "TodoWrite", Todos: []todo.Item{
 		{Content: "Read the code", Status: todo.Completed, ActiveForm: "Reading the code"},
 		{Content: "Run the tests", Status: todo.InProgress, ActiveForm: "Running the tests"},
 		{Content: "Fix failures", Status: todo.Pending, ActiveForm: "Fixing failures"},
@@ -374,7 +374,7 @@ func TestConversationToolLinesAndTodos(t *testing.T) {
 	f.m.running, f.m.turnStart, f.m.tokens = true, f.m.now().Add(-7*time.Second), 1234
 	golden(t, "conversation", f.screen())
 	// The list updates in place.
-	f.m.handleEvent(event.ToolFinished{ID: "6", Name: "TodoWrite", Data: []todo.Item{
+	f.m.handleEvent(event.ToolFinished{ID: "6", Name: "TodoWrite", Todos: []todo.Item{
 		{Content: "Read the code", Status: todo.Completed, ActiveForm: "Reading the code"},
 		{Content: "Run the tests", Status: todo.Completed, ActiveForm: "Running the tests"},
 		{Content: "Fix failures", Status: todo.InProgress, ActiveForm: "Fixing failures"},

@@ -66,7 +66,7 @@ func (t TodoWrite) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, err
 		return tool.Result{
 			Content: "The todo list is updated. Keep it current: mark a step in_progress when you start it and completed as soon as it is done.",
 			Summary: fmt.Sprintf("%d/%d done", done, len(items)),
-			Data:    items,
+			Todos:   items,
 		}
 	}}, nil
 }
