@@ -18,7 +18,7 @@ import (
 // function hears of it once, with how (event.Answered, event.Dismissed,
 // event.Cancelled or event.Closed).
 type Broker struct {
-	notify func(Question)
+	notify  func(Question)
 	onClose func(id, how string)
 
 	mu      sync.Mutex
