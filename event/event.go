@@ -41,6 +41,9 @@ type Block struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
+	// Reminder names the reminder a text block carries (ponder's note to
+	// the model, not the user's words), such as "plan_mode".
+	Reminder string `json:"reminder,omitempty"`
 }
 
 // Message is a whole message of the conversation.
@@ -66,9 +69,12 @@ type SessionStarted struct {
 	Tools     []string `json:"tools"`
 	Resumed   bool     `json:"resumed,omitempty"`
 	// Sandbox names the OS sandbox that confines commands run without a
-	// yes: "landlock", "bwrap", "seatbelt" or "none".
+	// yes: "landlock", "bwrap", "seatbelt" or SandboxNone.
 	Sandbox string `json:"sandbox"`
 }
+
+// SandboxNone is the sandbox named when commands cannot be confined.
+const SandboxNone = "none"
 
 // TextDelta is a piece of assistant text as it streams. Deltas may be
 // dropped under load; the AssistantMessage that follows is complete.

@@ -93,7 +93,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 	if resp == nil {
 		return nil, llm.StreamBrokenError(a.cfg.Provider.Name(), errors.New("no response"))
 	}
-	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: toEventMessage(resp.Message), Model: req.Model, Usage: EventUsage(resp.Usage)})
+	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: EventMessage(resp.Message), Model: req.Model, Usage: EventUsage(resp.Usage)})
 	return resp, nil
 }
 
@@ -123,7 +123,7 @@ func (a *Agent) appendUser(content []llm.Block, withReminders bool) error {
 	a.mu.Lock()
 	a.history = append(a.history, msg)
 	a.mu.Unlock()
-	a.cfg.Emit(event.UserMessage{AgentID: a.cfg.ID, Message: toEventMessage(msg)})
+	a.cfg.Emit(event.UserMessage{AgentID: a.cfg.ID, Message: EventMessage(msg)})
 	return a.log(session.Entry{Type: session.TypeMessage, Message: &msg})
 }
 

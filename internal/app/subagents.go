@@ -39,11 +39,11 @@ type launcher struct {
 
 func newLauncher(a *App) *launcher {
 	defs, problems := agentdef.Load(
-		filepath.Join(a.Config.ConfigDir, "agents"),
-		filepath.Join(a.Root, ".ponder", "agents"),
+		filepath.Join(a.cfg.ConfigDir, "agents"),
+		filepath.Join(a.root, ".ponder", "agents"),
 	)
 	for _, p := range problems {
-		a.Warnings = append(a.Warnings, "skipped "+p.Error())
+		a.warnings = append(a.warnings, "skipped "+p.Error())
 	}
 	return &launcher{a: a, loaded: append(agentdef.BuiltIn(), defs...), sem: make(chan struct{}, maxParallelAgents)}
 }
@@ -74,7 +74,7 @@ func (l *launcher) Launch(ctx context.Context, req sessiontool.Launch) (sessiont
 	id := newAgentID()
 	start := time.Now()
 	a.emit(event.AgentStarted{ParentToolID: req.ParentCallID, AgentID: id, Type: def.Name, Description: req.Description})
-	log, err := session.Create(a.Store.AgentPath(a.ID, id), session.Entry{SessionID: a.ID, Cwd: a.Dir, AgentID: id, AgentType: def.Name})
+	log, err := session.Create(a.store.AgentPath(a.id, id), session.Entry{SessionID: a.id, Cwd: a.dir, AgentID: id, AgentType: def.Name})
 	if err != nil {
 		return sessiontool.Outcome{}, err
 	}
@@ -105,7 +105,7 @@ func (l *launcher) Launch(ctx context.Context, req sessiontool.Launch) (sessiont
 // agent may only read), its model and prompt.
 func (l *launcher) config(def agentdef.Definition, id string, log *session.Writer) agent.Config {
 	a := l.a
-	all := a.Tools.Names()
+	all := a.tools.Names()
 	allowed := def.ToolSet(all)
 	available := func(t tool.Tool, mode permission.Mode) bool {
 		return slices.Contains(allowed, t.Name()) && a.available(t, mode)
@@ -119,15 +119,15 @@ func (l *launcher) config(def agentdef.Definition, id string, log *session.Write
 	return agent.Config{
 		ID:          id,
 		Type:        def.Name,
-		Provider:    a.Provider,
+		Provider:    a.provider,
 		Model:       l.model(def),
-		System:      agentSystemPrompt(def, a.Dir, a.opts.Now()),
+		System:      agentSystemPrompt(def, a.dir, a.opts.Now()),
 		MaxTurns:    maxAgentRequests,
-		Tools:       a.Tools,
+		Tools:       a.tools,
 		Available:   available,
-		Env:         &tool.Env{Dir: a.Dir, AgentID: id, Files: tool.NewFileTracker()},
-		Perm:        a.Perm,
-		Plan:        a.Plan,
+		Env:         &tool.Env{Dir: a.dir, AgentID: id, Files: tool.NewFileTracker()},
+		Perm:        a.perm,
+		Plan:        a.plan,
 		Ask:         a.asker,
 		ReadOnly:    def.ReadOnly,
 		DeniedTools: def.Denied(all),
@@ -147,7 +147,7 @@ func (l *launcher) model(def agentdef.Definition) func(permission.Mode) string {
 		return func(permission.Mode) string {
 			a.mu.Lock()
 			defer a.mu.Unlock()
-			return a.Models.Explore
+			return a.models.Explore
 		}
 	}
 	name := def.Model
@@ -162,7 +162,7 @@ func (l *launcher) history(def agentdef.Definition) []llm.Message {
 	if !def.ForkContext {
 		return nil
 	}
-	hist := l.a.Main().History()
+	hist := l.a.mainAgent().History()
 	if n := len(hist); n > 0 && hist[n-1].Role == llm.RoleAssistant && len(hist[n-1].ToolUses()) > 0 {
 		hist = hist[:n-1]
 	}

@@ -27,21 +27,21 @@ func (a *App) buildTools() *tool.Registry {
 		// git refreshes its index during read-only commands such as
 		// git status unless told not to; that write must not happen in
 		// plan mode, and is pointless elsewhere.
-		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.Sandbox, Shells: a.Shells}),
-		builtin.NewBashOutput(a.Shells),
-		builtin.NewKillShell(a.Shells),
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.sandbox, Shells: a.shells}),
+		builtin.NewBashOutput(a.shells),
+		builtin.NewKillShell(a.shells),
 		builtin.NewWebFetch(nil),
 		sessiontool.NewTodoWrite(a.todoPath, a.todosSaved),
 		sessiontool.NewAskUserQuestion(a.asker),
-		sessiontool.NewEnterPlanMode(a.Plan, a.asker),
-		sessiontool.NewExitPlanMode(a.Plan, a.asker),
+		sessiontool.NewEnterPlanMode(a.plan, a.asker),
+		sessiontool.NewExitPlanMode(a.plan, a.asker),
 		sessiontool.NewTask(a.launcher),
 	)
 }
 
 // shellPolicy is the shellEnvironment setting as package shellenv takes it.
 func (a *App) shellPolicy() shellenv.Policy {
-	e := a.Config.Settings.ShellEnvironment
+	e := a.cfg.Settings.ShellEnvironment
 	return shellenv.Policy{Inherit: config.Str(e.Inherit, "all"), Exclude: e.Exclude, Include: e.Include, Set: e.Set}
 }
 
@@ -54,7 +54,7 @@ func (a *App) shellPolicy() shellenv.Policy {
 // a rule denies outright is not offered), and a call of anything else is
 // refused by the engine.
 func (a *App) available(t tool.Tool, mode permission.Mode) bool {
-	pm := a.Config.Settings.PlanMode
+	pm := a.cfg.Settings.PlanMode
 	switch t.Name() {
 	case "EnterPlanMode":
 		return a.opts.Interactive && config.Bool(pm.ModelCanEnter, true)
@@ -66,26 +66,20 @@ func (a *App) available(t tool.Tool, mode permission.Mode) bool {
 	return true
 }
 
-// mainContext is the permission context of the main conversation in a
-// mode, without the tools offered (which it serves to compute).
-func (a *App) mainContext(mode permission.Mode) permission.Context {
-	return permission.Context{Mode: mode}
-}
-
 // offeredNames lists the tools the main conversation is offered in a
 // mode, as its agent computes them.
 func (a *App) offeredNames(mode permission.Mode) []string {
-	return agent.Names(agent.Offered(a.Tools, a.available, a.Perm, a.mainContext(mode)))
+	return agent.Names(agent.Offered(a.tools, a.available, a.perm, permission.Context{Mode: mode}))
 }
 
 // offers reports whether the main conversation is offered a tool in a
 // mode.
 func (a *App) offers(name string, mode permission.Mode) bool {
-	return a.Perm != nil && slices.Contains(a.offeredNames(mode), name)
+	return a.perm != nil && slices.Contains(a.offeredNames(mode), name)
 }
 
 func (a *App) todoPath(agentID string) string {
-	return todo.Path(a.Config.ConfigDir, a.ID, agentID)
+	return todo.Path(a.cfg.ConfigDir, a.id, agentID)
 }
 
 // todosSaved records the main conversation's todo list in the transcript,
@@ -95,6 +89,6 @@ func (a *App) todosSaved(agentID string, items []todo.Item) {
 		return
 	}
 	if data, err := json.Marshal(items); err == nil {
-		_ = a.Log.Append(session.Entry{Type: session.TypeTodos, Todos: data})
+		_ = a.log.Append(session.Entry{Type: session.TypeTodos, Todos: data})
 	}
 }

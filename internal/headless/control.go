@@ -11,8 +11,6 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/app"
-	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/planmode"
 )
 
 // inLine is one line a host writes on stream-json input.
@@ -104,7 +102,7 @@ func (c *control) setInterrupt(cancel context.CancelFunc) {
 // by default.
 func (c *control) read(r io.Reader) {
 	defer c.input.close()
-	defer c.app.Broker.Close()
+	defer c.app.AnswererGone()
 	br := bufio.NewReaderSize(r, 1<<20)
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
@@ -167,24 +165,24 @@ func (c *control) answer(n int, id string, raw json.RawMessage) {
 		c.app.Dismiss(id)
 		return
 	}
-	var ans permission.Answer
+	var ans event.Answer
 	switch kind {
 	case event.AskToolUse, event.AskEnterPlan:
-		ans = permission.Answer{Allow: r.Behavior == "allow", Message: r.Message, Always: r.Always}
+		ans = event.Answer{Allow: r.Behavior == "allow", Message: r.Message, Always: r.Always}
 	case event.AskPlanExit:
 		opt := r.Option
 		if opt == "" && r.Behavior == "allow" {
-			opt = planmode.OptionApprove
+			opt = event.OptionApprove
 		}
 		if opt == "" && r.Behavior == "deny" {
-			opt = planmode.OptionReject
+			opt = event.OptionReject
 			if r.Feedback == "" {
 				r.Feedback = r.Message
 			}
 		}
-		ans = permission.Answer{Option: opt, Feedback: r.Feedback, EditedPlan: r.Plan}
+		ans = event.Answer{Option: opt, Feedback: r.Feedback, EditedPlan: r.Plan}
 	case event.AskUser:
-		ans = permission.Answer{Answers: r.Answers}
+		ans = event.Answer{Answers: r.Answers}
 	}
 	if !c.app.Answer(id, ans) {
 		c.complain(n, "the question %q no longer waits for an answer", id)
@@ -204,17 +202,7 @@ func (c *control) request(n int, id string, raw json.RawMessage) {
 	}
 	switch r.Subtype {
 	case "set_permission_mode":
-		m, err := permission.ParseMode(r.Mode)
-		if err != nil {
-			c.reply(id, err)
-			return
-		}
-		ch := c.app.SetMode(m, planmode.ViaControl)
-		if ch.To != m {
-			c.reply(id, fmt.Errorf("the mode did not change to %s", m))
-			return
-		}
-		c.reply(id, nil)
+		c.reply(id, c.app.SetMode(r.Mode, "control"))
 	case "interrupt":
 		c.mu.Lock()
 		cancel := c.interrupt
@@ -242,5 +230,5 @@ func (c *control) reply(id string, err error) {
 
 func (c *control) complain(n int, format string, args ...any) {
 	msg := fmt.Sprintf("input line %d: ", n) + fmt.Sprintf(format, args...)
-	c.out.line(map[string]any{"type": "event", "event": "notice", "level": "warning", "text": msg, "session_id": c.app.ID})
+	c.out.line(map[string]any{"type": "event", "event": "notice", "level": "warning", "text": msg, "session_id": c.app.ID()})
 }

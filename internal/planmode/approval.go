@@ -9,22 +9,14 @@ import (
 	"github.com/ponder-agent/ponder/internal/permission"
 )
 
-// The ways to answer a plan approval.
+// The ways to answer a plan approval, by the ids of package event.
 const (
-	// OptionAcceptEdits approves and lets edits through without asking.
-	OptionAcceptEdits = "accept-edits"
-	// OptionManual approves and asks before each edit.
-	OptionManual = "manual"
-	// OptionClearContext approves, clears the conversation and starts
-	// implementing from the plan alone.
-	OptionClearContext = "clear-context"
-	// OptionBypass approves and bypasses permissions (only when allowed
-	// at start).
-	OptionBypass = "bypass"
-	// OptionApprove approves and returns to the mode before plan mode.
-	OptionApprove = "approve"
-	// OptionReject keeps planning, with feedback.
-	OptionReject = "reject"
+	OptionAcceptEdits  = event.OptionAcceptEdits
+	OptionManual       = event.OptionManual
+	OptionClearContext = event.OptionClearContext
+	OptionBypass       = event.OptionBypass
+	OptionApprove      = event.OptionApprove
+	OptionReject       = event.OptionReject
 )
 
 // ApprovalOption is one way to answer a plan approval, with what it does.

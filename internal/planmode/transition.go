@@ -27,8 +27,10 @@ const (
 type Change struct {
 	From, To permission.Mode
 	Via      Via
-	// Refused says the transition's guard turned the change down.
+	// Refused says the transition's guard turned the change down, and
+	// Reason why.
 	Refused bool
+	Reason  string
 }
 
 // Changed reports whether the mode actually changed.
@@ -59,7 +61,7 @@ func (s *Session) SetMode(to permission.Mode, via Via) Change {
 func (s *Session) setModeLocked(to permission.Mode, via Via) (Change, []event.Event) {
 	from := s.st.Mode
 	if err := s.guard(to, via); err != nil {
-		return Change{From: from, To: from, Via: via, Refused: true}, []event.Event{event.Notice{Level: "warning",
+		return Change{From: from, To: from, Via: via, Refused: true, Reason: err.Error()}, []event.Event{event.Notice{Level: "warning",
 			Text: err.Error() + "; the mode stays " + string(from)}}
 	}
 	ch := Change{From: from, To: to, Via: via}

@@ -18,9 +18,6 @@ import (
 	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/planmode"
-	"github.com/ponder-agent/ponder/internal/todo"
-	"github.com/ponder-agent/ponder/internal/tui/input"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens")
@@ -43,8 +40,9 @@ func newFixture(t testing.TB, bypass bool, replies ...fakemodel.Reply) *fixture 
 	os.MkdirAll(proj, 0o755)
 	a, err := app.New(app.Options{
 		Dir: proj, ConfigDir: filepath.Join(base, "config"), Interactive: true, BypassAllowed: bypass,
-		LLM:    fakemodel.NewProvider(fakemodel.Script{Replies: replies}),
-		Getenv: func(string) string { return "" },
+		LLM:      fakemodel.NewProvider(fakemodel.Script{Replies: replies}),
+		Getenv:   func(string) string { return "" },
+		PlanName: "brisk-sorting-harbor",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +53,6 @@ func newFixture(t testing.TB, bypass bool, replies ...fakemodel.Reply) *fixture 
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
-	a.Plan.SetSlug("brisk-sorting-harbor")
 	fixed := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	m.now = func() time.Time { return fixed }
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -64,7 +61,7 @@ func newFixture(t testing.TB, bypass bool, replies ...fakemodel.Reply) *fixture 
 	return f
 }
 
-// drain feeds every event waiting on the bus into the model.
+// drain feeds every event published so far into the model.
 func (f *fixture) drain() {
 	for {
 		select {
@@ -93,18 +90,32 @@ func (f *fixture) waitEvent(ok func(event.Event) bool) {
 	}
 }
 
-// keys presses keys. When a key submits the input, the submission is
-// delivered too, as the program would deliver the command's message.
+// keys presses keys, and runs the commands they return as the program
+// would, delivering their messages.
 func (f *fixture) keys(keys ...string) {
 	for _, k := range keys {
 		_, cmd := f.m.Update(keyMsg(k))
-		if cmd == nil {
-			continue
-		}
-		if sub, ok := cmd().(input.Submitted); ok {
-			f.m.Update(sub)
-		}
+		f.run(cmd)
 	}
+}
+
+// run runs cmd and what follows from it, as the program would, except
+// the spinner's ticks; then it drains the events they published.
+func (f *fixture) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil, tickMsg:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			f.run(c)
+		}
+	default:
+		_, next := f.m.Update(msg)
+		f.run(next)
+	}
+	f.drain()
 }
 
 func keyMsg(k string) tea.KeyPressMsg {
@@ -177,7 +188,7 @@ func golden(t *testing.T, name, got string) {
 func (f *fixture) ask(q event.Question) <-chan askResult {
 	out := make(chan askResult, 1)
 	go func() {
-		a, err := f.a.Broker.Ask(context.Background(), q)
+		a, err := f.a.Ask(context.Background(), q)
 		out <- askResult{a, err}
 	}()
 	f.waitEvent(func(e event.Event) bool { _, ok := e.(event.QuestionAsked); return ok })
@@ -202,14 +213,14 @@ func TestPlanModeStatusLine(t *testing.T) {
 	golden(t, "status-default", f.screen())
 	f.keys("shift+tab", "shift+tab")
 	f.drain()
-	if f.a.Mode() != permission.ModePlan {
+	if f.a.Mode() != event.ModePlan {
 		t.Fatalf("mode %s after two Shift+Tab", f.a.Mode())
 	}
 	f.m.phase = "design"
 	golden(t, "status-plan-mode", f.screen())
 	f.keys("shift+tab")
 	f.drain()
-	if f.a.Mode() != permission.ModeDefault {
+	if f.a.Mode() != event.ModeDefault {
 		t.Fatalf("the cycle without bypass returns to default, got %s", f.a.Mode())
 	}
 }
@@ -282,7 +293,7 @@ The greeter prints in lower case only.
 `
 
 func approvalQuestion(f *fixture) event.Question {
-	return event.Question{Kind: event.AskPlanExit, Plan: samplePlan, PlanFile: f.a.Plan.PlanFile(""), Options: f.a.Plan.Options()}
+	return event.Question{Kind: event.AskPlanExit, Plan: samplePlan, PlanFile: f.a.PlanFile(), Options: f.a.ApprovalOptions()}
 }
 
 func TestApprovalDialog(t *testing.T) {
@@ -290,7 +301,7 @@ func TestApprovalDialog(t *testing.T) {
 	res := f.ask(approvalQuestion(f))
 	golden(t, "dialog-approval", f.screen())
 	f.keys("enter")
-	if a := (<-res).must(t); a.Option != planmode.OptionAcceptEdits || a.EditedPlan != nil {
+	if a := (<-res).must(t); a.Option != event.OptionAcceptEdits || a.EditedPlan != nil {
 		t.Fatalf("answer %+v", a)
 	}
 	// Rejecting asks for feedback first.
@@ -311,7 +322,7 @@ func TestApprovalDialogOffersBypassWhenAllowed(t *testing.T) {
 		t.Fatal("no bypass option although bypass was allowed")
 	}
 	f.keys("4")
-	if a := (<-res).must(t); a.Option != planmode.OptionBypass {
+	if a := (<-res).must(t); a.Option != event.OptionBypass {
 		t.Fatalf("answer %+v", a)
 	}
 }
@@ -320,10 +331,7 @@ func TestApprovalDialogEditedPlan(t *testing.T) {
 	f := newFixture(t, false)
 	res := f.ask(approvalQuestion(f))
 	d := f.m.activeDialog().(*approvalDialog)
-	dir := t.TempDir()
-	edited := filepath.Join(dir, "plan.md")
-	os.WriteFile(edited, []byte("# Edited plan\n"), 0o644)
-	d.editorReturned(edited, nil)
+	d.editorReturned(editedPlan{text: "# Edited plan\n"})
 	if !strings.Contains(f.screen(), "edited by you") {
 		t.Fatal("the dialog does not show that the plan was edited")
 	}
@@ -366,18 +374,18 @@ func TestConversationToolLinesAndTodos(t *testing.T) {
 	f.m.handleEvent(event.ToolRefused{ID: "2", Tool: "Bash", Input: json.RawMessage(`{"command":"rm -rf build"}`), Reason: "Plan mode is on, so nothing but the plan file may change."})
 	f.m.handleEvent(event.ToolStarted{ID: "3", Name: "Bash", Input: json.RawMessage(`{"command":"go test ./..."}`)})
 	f.m.handleEvent(event.ToolFinished{ID: "4", Name: "Grep", Content: "bad regexp", IsError: true})
-	f.m.handleEvent(event.ToolFinished{ID: "5", Name: "TodoWrite", Todos: []todo.Item{
-		{Content: "Read the code", Status: todo.Completed, ActiveForm: "Reading the code"},
-		{Content: "Run the tests", Status: todo.InProgress, ActiveForm: "Running the tests"},
-		{Content: "Fix failures", Status: todo.Pending, ActiveForm: "Fixing failures"},
+	f.m.handleEvent(event.ToolFinished{ID: "5", Name: "TodoWrite", Todos: []event.TodoItem{
+		{Content: "Read the code", Status: event.TodoCompleted, ActiveForm: "Reading the code"},
+		{Content: "Run the tests", Status: event.TodoInProgress, ActiveForm: "Running the tests"},
+		{Content: "Fix failures", Status: event.TodoPending, ActiveForm: "Fixing failures"},
 	}})
 	f.m.running, f.m.turnStart, f.m.tokens = true, f.m.now().Add(-7*time.Second), 1234
 	golden(t, "conversation", f.screen())
 	// The list updates in place.
-	f.m.handleEvent(event.ToolFinished{ID: "6", Name: "TodoWrite", Todos: []todo.Item{
-		{Content: "Read the code", Status: todo.Completed, ActiveForm: "Reading the code"},
-		{Content: "Run the tests", Status: todo.Completed, ActiveForm: "Running the tests"},
-		{Content: "Fix failures", Status: todo.InProgress, ActiveForm: "Fixing failures"},
+	f.m.handleEvent(event.ToolFinished{ID: "6", Name: "TodoWrite", Todos: []event.TodoItem{
+		{Content: "Read the code", Status: event.TodoCompleted, ActiveForm: "Reading the code"},
+		{Content: "Run the tests", Status: event.TodoCompleted, ActiveForm: "Running the tests"},
+		{Content: "Fix failures", Status: event.TodoInProgress, ActiveForm: "Fixing failures"},
 	}})
 	if s := f.screen(); strings.Count(s, "Todos ") != 1 || !strings.Contains(s, "Todos 2/3") {
 		t.Fatalf("todo panel:\n%s", s)
@@ -395,7 +403,7 @@ func TestSlashMenuAndPlanCommand(t *testing.T) {
 	}
 	f.keys("enter")
 	f.drain()
-	if f.a.Mode() != permission.ModePlan {
+	if f.a.Mode() != event.ModePlan {
 		t.Fatalf("/plan left the mode at %s", f.a.Mode())
 	}
 	// /plan again shows that no plan exists yet; then the written plan.
@@ -404,7 +412,7 @@ func TestSlashMenuAndPlanCommand(t *testing.T) {
 	if !strings.Contains(f.screen(), "No plan written yet") {
 		t.Fatal("no message for a missing plan")
 	}
-	os.WriteFile(f.a.Plan.PlanFile(""), []byte(samplePlan), 0o644)
+	os.WriteFile(f.a.PlanFile(), []byte(samplePlan), 0o644)
 	f.typeText("/plan")
 	f.keys("enter")
 	if s := f.screen(); !strings.Contains(s, "Current plan") || !strings.Contains(s, "Upper-case the greeting") {
@@ -417,7 +425,7 @@ func TestPlanCommandRefusedWhileATurnRuns(t *testing.T) {
 	f.m.running = true
 	f.typeText("/plan")
 	f.keys("enter")
-	if f.a.Mode() != permission.ModeDefault || !strings.Contains(f.screen(), "A turn is running") {
+	if f.a.Mode() != event.ModeDefault || !strings.Contains(f.screen(), "A turn is running") {
 		t.Fatalf("mode %s, screen:\n%s", f.a.Mode(), f.screen())
 	}
 }
@@ -444,7 +452,7 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 // there is none.
 func TestStatusLineNamesTheSandbox(t *testing.T) {
 	f := newFixture(t, false)
-	want := "sandbox: " + string(f.a.Sandbox.Kind())
+	want := "sandbox: " + f.a.SandboxKind()
 	if !strings.Contains(f.screen(), want) {
 		t.Errorf("status line without %q:\n%s", want, f.screen())
 	}
@@ -482,9 +490,13 @@ func TestCyclingModesUnderAnEventFloodNeverStalls(t *testing.T) {
 	}()
 	done := make(chan struct{})
 	go func() {
-		// Nothing drains the subscription meanwhile, as when Update is busy.
-		for range 30 {
-			f.m.Update(keyMsg("shift+tab"))
+		// Nothing drains the subscription meanwhile: the key's command
+		// (which publishes the mode change) runs on the goroutine that
+		// would drain it.
+		for range 31 {
+			if _, cmd := f.m.Update(keyMsg("shift+tab")); cmd != nil {
+				cmd()
+			}
 		}
 		<-flooded
 		close(done)
@@ -493,6 +505,9 @@ func TestCyclingModesUnderAnEventFloodNeverStalls(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("cycling modes while 2000 events were published did not finish: the interface stalled on its own events")
+	}
+	if f.a.Mode() != event.ModeAcceptEdits {
+		t.Fatalf("31 presses of Shift+Tab left the mode at %s", f.a.Mode())
 	}
 	// Every event still arrives, in order, once the interface reads again.
 	next := 0
