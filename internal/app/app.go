@@ -150,6 +150,12 @@ type App struct {
 
 // New builds a session from opts: a new one, or a resumed or forked one.
 func New(opts Options) (*App, error) {
+	if err := CheckPlanApproval(opts.PlanApproval); err != nil {
+		return nil, &UsageError{Msg: err.Error()}
+	}
+	if !validPlanName(opts.PlanName) {
+		return nil, &UsageError{Msg: fmt.Sprintf("plan name %q: use lower-case letters, digits, - and _", opts.PlanName)}
+	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -187,12 +193,6 @@ func New(opts Options) (*App, error) {
 	a.broker = permission.NewBroker(
 		func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) },
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
-	if err := CheckPlanApproval(opts.PlanApproval); err != nil {
-		return nil, &UsageError{Msg: err.Error()}
-	}
-	if !validPlanName(opts.PlanName) {
-		return nil, &UsageError{Msg: fmt.Sprintf("plan name %q: use lower-case letters, digits, - and _", opts.PlanName)}
-	}
 	switch {
 	case opts.Asker != nil:
 		a.asker = opts.Asker

@@ -18,6 +18,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/tui/input"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens")
@@ -140,6 +141,8 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+g":
+		return tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl}
 	}
 	r := []rune(k)
 	return tea.KeyPressMsg{Code: r[0], Text: k}
@@ -523,5 +526,51 @@ func TestCyclingModesUnderAnEventFloodNeverStalls(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("only %d of 2000 events arrived", next)
 		}
+	}
+}
+
+// Update touches no file: what needs the disk runs in the command it
+// returns. Ctrl+G in plan mode creates the missing plan file (through the
+// app) only when its command runs; /resume reads the transcripts only
+// when its command runs; the approval dialog's scratch copy of the plan
+// too.
+func TestUpdateLeavesIOToCommands(t *testing.T) {
+	f := newFixture(t, false)
+	f.keys("shift+tab", "shift+tab") // plan mode
+	if f.a.Mode() != event.ModePlan {
+		t.Fatalf("mode %s", f.a.Mode())
+	}
+	plan := f.a.PlanFile()
+	_, cmd := f.m.Update(keyMsg("ctrl+g"))
+	if _, err := os.Stat(plan); !errors.Is(err, os.ErrNotExist) || cmd == nil {
+		t.Fatalf("Update created the plan file (%v) or returned no command", err)
+	}
+	switch msg := cmd().(type) {
+	case editorReady, notice:
+	default:
+		t.Fatalf("the command gave %T", msg)
+	}
+	if _, err := os.Stat(plan); err != nil {
+		t.Fatalf("the command did not create the plan file: %v", err)
+	}
+
+	f.typeText("/resume")
+	_, cmd = f.m.Update(keyMsg("enter"))
+	if sub, ok := cmd().(input.Submitted); ok {
+		_, cmd = f.m.Update(sub)
+	}
+	if len(f.m.dialogs) != 0 || cmd == nil {
+		t.Fatal("/resume opened its picker before the sessions were read")
+	}
+	if _, ok := cmd().(sessionsListed); !ok {
+		t.Fatal("/resume's command does not list the sessions")
+	}
+
+	scratch := filepath.Join(os.TempDir(), "ponder-plan-")
+	before, _ := filepath.Glob(scratch + "*")
+	f.ask(approvalQuestion(f))
+	_, cmd = f.m.Update(keyMsg("ctrl+g"))
+	if after, _ := filepath.Glob(scratch + "*"); len(after) != len(before) || cmd == nil {
+		t.Fatal("the approval dialog wrote its scratch file in Update")
 	}
 }
