@@ -103,8 +103,14 @@ func (a *App) CycleMode() {
 // ModeTitle is a mode in words, as users see it ("plan mode").
 func ModeTitle(mode string) string { return permission.Mode(mode).Title() }
 
-// PlanFile is the main conversation's plan file.
-func (a *App) PlanFile() string { return a.plan.PlanFile("") }
+// PlanFile is the main conversation's plan file, or "" while the session
+// has none (entering plan mode names it; asking does not).
+func (a *App) PlanFile() string {
+	if a.plan.State().Slug == "" {
+		return ""
+	}
+	return a.plan.PlanFile("")
+}
 
 // PlanText returns the plan, and whether there is one.
 func (a *App) PlanText() (string, bool) { return a.plan.ReadPlan("") }
@@ -116,6 +122,9 @@ var ErrNoPlan = errors.New("there is no plan yet")
 // a missing plan file is created empty through plan mode, so the user may
 // start the plan; outside plan mode a missing plan is an error.
 func (a *App) PlanForEditor() (string, error) {
+	if a.plan.State().Slug == "" && a.plan.Mode() != permission.ModePlan {
+		return "", ErrNoPlan
+	}
 	path := a.plan.PlanFile("")
 	if _, ok := a.plan.ReadPlan(""); ok {
 		return path, nil

@@ -574,3 +574,25 @@ func TestUpdateLeavesIOToCommands(t *testing.T) {
 		t.Fatal("the approval dialog wrote its scratch file in Update")
 	}
 }
+
+// Showing the interface names no plan file: the name is made when plan
+// mode is entered, from the task at hand.
+func TestTheInterfaceLeavesThePlanUnnamed(t *testing.T) {
+	base := t.TempDir()
+	a, err := app.New(app.Options{Dir: base, ConfigDir: filepath.Join(base, "config"), Interactive: true,
+		LLM: fakemodel.NewProvider(fakemodel.Script{}), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	m := newModel(a, plainTheme())
+	t.Cleanup(m.Close)
+	m.render()
+	a.SetTaskHint("add oauth login to the API")
+	if err := a.SetMode(event.ModePlan, "tui"); err != nil {
+		t.Fatal(err)
+	}
+	if name := filepath.Base(a.PlanFile()); !strings.HasPrefix(name, "add-oauth-login") {
+		t.Fatalf("plan file %s is not named after the task", name)
+	}
+}
