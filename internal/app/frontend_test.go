@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/permission"
 )
 
 // What front ends may do goes through the same guards as everything
@@ -63,5 +64,17 @@ func TestApprovalFlagsComeFromTheTable(t *testing.T) {
 	}
 	if _, err := New(Options{PlanName: "../escape"}); err == nil || ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "plan name") {
 		t.Errorf("a plan name that is a path: %v", err)
+	}
+}
+
+// The rule language's words for kinds of access agree with what the
+// tools of that name declare, so a rule means the same whether or not
+// the engine was told the tools.
+func TestRuleWordsAgreeWithTheTools(t *testing.T) {
+	a, _ := newTestApp(t, Options{Interactive: true})
+	for name, kind := range a.tools.Kinds() {
+		if word, ok := permission.WordKind(name); ok && word != kind {
+			t.Errorf("%s declares %s, and rules take it for %s", name, kind, word)
+		}
 	}
 }

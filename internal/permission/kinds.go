@@ -3,16 +3,25 @@ package permission
 // What a rule's tool name covers. A rule names a tool, but what matters is
 // what a call does: a rule for Read covers every tool that reads files
 // (Grep, Glob, LS), a rule for Edit every tool that writes them. Each tool
-// declares its kind once, on the tool itself; the engine learns the kinds
-// of the session's tools from Rules.Tools. The words below are the rule
-// language's own, kept for names the session may have no tool for (rules
-// written for other coding agents: MultiEdit, NotebookEdit) and for
-// engines built without a tool list.
+// declares its kind once, on the tool itself, and the engine learns the
+// kinds of the session's tools from Rules.Tools; they decide. The words
+// below are the rule language's own (the names rules written for ponder
+// or other coding agents use): they stand for a kind only where the
+// session has no tool of that name (MultiEdit, NotebookEdit), or where an
+// engine is built without its tools (a test). A test of app keeps them
+// in line with the tools.
 
 // ruleWords are the names that stand for a kind of access in any rule.
 var ruleWords = map[string]Kind{
-	"Read": KindRead, "Edit": KindWrite, "Write": KindWrite, "MultiEdit": KindWrite, "NotebookEdit": KindWrite,
+	"Read": KindRead, "Glob": KindRead, "Grep": KindRead, "LS": KindRead,
+	"Edit": KindWrite, "Write": KindWrite, "MultiEdit": KindWrite, "NotebookEdit": KindWrite,
 	"Bash": KindExec, "WebFetch": KindNetwork, "Task": KindAgent,
+}
+
+// WordKind is the kind of access a name of the rule language stands for.
+func WordKind(name string) (Kind, bool) {
+	k, ok := ruleWords[name]
+	return k, ok
 }
 
 // wordKind is the kind a name of the rule language stands for, or -1.
