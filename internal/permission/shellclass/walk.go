@@ -151,8 +151,10 @@ func (w *walker) checkVisited(f *syntax.File) {
 }
 
 // finish applies the checks that need the whole line: variables that bash
-// evaluates must only ever have been given numbers. It also gives each
-// command its own verdict.
+// evaluates must only ever have been given numbers. Any other value may
+// hide commands that bash runs while it evaluates it, so the line is
+// opaque: no rule can vouch for it. It also gives each command its own
+// verdict.
 func (w *walker) finish() {
 	defer func() {
 		for i := range w.cmds {
@@ -168,7 +170,7 @@ func (w *walker) finish() {
 		if !w.tainted[name] && (numericSpecial[name] || w.numeric[name]) {
 			continue
 		}
-		w.denyf("uses the variable %q in %s, where bash would run command substitutions hidden in its value; only variables this command sets to numbers are allowed there", name, w.evals[name])
+		w.hidef("uses the variable %q in %s, where bash would run command substitutions hidden in its value; only variables this command sets to numbers are allowed there", name, w.evals[name])
 	}
 }
 
