@@ -46,14 +46,16 @@ type Decision struct {
 	// no rule fits that is as narrow as what the user is shown.
 	Suggest string
 	// Sandbox says the command must run inside the OS sandbox: every
-	// command in plan mode and in read-only agents, and elsewhere a
-	// command allowed only because it was judged read-only. A command the
-	// user or an allow rule approved, or one run in bypass mode, is not
-	// confined. For an Ask it says what applies once the user says yes.
+	// command in plan mode and in read-only agents, and elsewhere every
+	// line judged read-only, whatever let it run (the mode, an allow rule,
+	// a yes, bypass mode). Only a line that is not read-only runs
+	// unconfined, once the user or an allow rule approved it or in bypass
+	// mode. For an Ask it says what applies once the user says yes.
 	Sandbox bool
-	// Ports are, for a command allowed to fetch from the network, the TCP
-	// ports of those fetches (443 for an https address). A confined
-	// command may connect to these ports and no others.
+	// Ports are, for a confined command that fetches from the network,
+	// the TCP ports of those fetches (443 for an https address); for an
+	// Ask, once the user says yes. A confined command may connect to these
+	// ports and no others.
 	Ports []uint16
 }
 
@@ -194,13 +196,35 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	// Each path is resolved once per decision, for the rules (which see
-	// both forms), the plan-file check and the accept-edits check.
-	return e.confine(c, a, e.decide(c, a, canonicalAll(a.Paths), pathHints{}))
+	// both forms), the plan-file check and the accept-edits check; a
+	// shell line is parsed once, for every check and for confinement.
+	class := e.classify(a)
+	return e.confine(c, a, class, e.decide(c, a, canonicalAll(a.Paths), pathHints{}, class))
+}
+
+// classify parses the shell line of an exec; other calls have none.
+func (e *Engine) classify(a Access) shellclass.Result {
+	if a.Kind != KindExec {
+		return shellclass.Result{}
+	}
+	class := shellclass.Classify(a.Command)
+	if e.sandbox.ClassifierOff && e.sandbox.Available {
+		// The test switch: the kernel alone must hold, so the command
+		// check lets everything through to it.
+		class = shellclass.Result{ReadOnly: true, Commands: class.Commands, Fetches: class.Fetches}
+	}
+	return class
 }
 
 // confine decides whether an exec that may run must run in the sandbox,
-// and refuses it where it must but cannot.
-func (e *Engine) confine(c Context, a Access, d Decision) Decision {
+// and refuses it where it must but cannot. Every command of plan mode and
+// read-only agents is confined; elsewhere every line judged read-only is,
+// in every mode and whatever rule or answer lets it run: a rule or a yes
+// for "git status" is meant for a reader, and the sandbox keeps it one
+// when the repository's configuration would make git run a program. Only
+// a line that is not read-only runs unconfined, once approved (a yes, an
+// allow rule) or in bypass mode.
+func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decision) Decision {
 	if a.Kind != KindExec || d.Behavior == Deny {
 		return d
 	}
@@ -217,10 +241,10 @@ func (e *Engine) confine(c Context, a Access, d Decision) Decision {
 				" runs no shell commands: without one, a command misjudged as read-only could change files. " +
 				"Use Read, Grep, Glob and LS instead. (The user can set sandbox.allowUnsandboxed: true in their settings to run read-only commands anyway.)"}
 		}
-		return d
+		return withFetchPorts(d, class)
 	}
-	d.Sandbox = d.Rule == RuleReadOnlyCommand && e.sandbox.Available
-	return d
+	d.Sandbox = class.ReadOnly && e.sandbox.Available
+	return withFetchPorts(d, class)
 }
 
 // pathHints let a caller that walks a tree skip work Decide would do for
@@ -231,8 +255,9 @@ type pathHints struct {
 	leafOnly bool
 }
 
-// decide is Decide with the canonical paths given; the caller holds e.mu.
-func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decision {
+// decide is Decide with the canonical paths and the parsed shell line
+// given; the caller holds e.mu.
+func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class shellclass.Result) Decision {
 	if slices.Contains(c.DeniedTools, a.Tool) {
 		who := "this agent"
 		if c.AgentType != "" {
@@ -251,15 +276,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 		}
 	}
 
-	// A shell line is parsed once per decision, for every check below.
-	var class shellclass.Result
 	if a.Kind == KindExec {
-		class = shellclass.Classify(a.Command)
-		if e.sandbox.ClassifierOff && e.sandbox.Available {
-			// The test switch: the kernel alone must hold, so the
-			// command check lets everything through to it.
-			class = shellclass.Result{ReadOnly: true, Commands: class.Commands}
-		}
 		if d, ok := fetchDenied(c, class); ok {
 			return d
 		}
@@ -284,7 +301,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 			return e.suggest(d, a, class)
 		}
 		if d, ok := e.execAllowed(a, class); ok {
-			return withFetchPorts(d, class)
+			return d
 		}
 	} else {
 		if r, ok := e.match.anyCovers(e.ask, a, it); ok {
@@ -295,7 +312,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}
 		}
 	}
-	return withFetchPorts(e.suggest(e.modeDefault(c, a, canon, class), a, class), class)
+	return e.suggest(e.modeDefault(c, a, canon, class), a, class)
 }
 
 // modeDefault is what a mode does with a call no rule decided.

@@ -252,10 +252,10 @@ func (e *Engine) fetchesAllowed(class shellclass.Result) (string, bool) {
 	return "", true
 }
 
-// withFetchPorts adds to a decision that lets a shell line run the ports
-// its fetches connect to.
+// withFetchPorts adds to a confined shell line that may run (now, or once
+// the user says yes) the ports its fetches connect to.
 func withFetchPorts(d Decision, class shellclass.Result) Decision {
-	if d.Behavior != Allow {
+	if d.Behavior == Deny || !d.Sandbox {
 		return d
 	}
 	for _, f := range class.Fetches {

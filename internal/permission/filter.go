@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
 
 // ReadFilter judges the files and directories a reading tool (Grep, Glob,
@@ -46,7 +48,7 @@ func (e *Engine) ReadFilter(c Context, tool, root string) *ReadFilter {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	a := Access{Tool: tool, Kind: KindRead, Paths: []string{root}}
-	f.approved = e.decide(c, a, []string{f.canonRoot}, pathHints{}).Behavior == Ask
+	f.approved = e.decide(c, a, []string{f.canonRoot}, pathHints{}, shellclass.Result{}).Behavior == Ask
 	f.fast = !nearProc(f.root) && !nearProc(f.canonRoot)
 	for _, rules := range [][]Rule{e.deny, e.ask} {
 		for _, r := range rules {
@@ -114,7 +116,7 @@ func (f *ReadFilter) Check(path string, typ fs.FileMode) Decision {
 		canon = Canonical(path)
 	}
 	f.e.mu.RLock()
-	d := f.e.decide(f.c, Access{Tool: f.tool, Kind: KindRead, Paths: []string{path}}, []string{canon}, h)
+	d := f.e.decide(f.c, Access{Tool: f.tool, Kind: KindRead, Paths: []string{path}}, []string{canon}, h, shellclass.Result{})
 	f.e.mu.RUnlock()
 	if d.Behavior == Ask && f.approved {
 		return Decision{Behavior: Allow, Rule: "user", Reason: "The user approved reading " + f.root + "."}

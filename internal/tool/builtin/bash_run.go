@@ -50,7 +50,7 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	}
 	cmd := exec.Command(c.opts.Shell, "-c", c.command)
 	cmd.Dir = c.dir
-	cmd.Env = append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...)
+	cmd.Env = shellenv.WithGitGuard(append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...))
 	cmd.Stdout, cmd.Stderr = wr, wr
 	cmd.SysProcAttr = shellAttr()
 	scope := c.opts.Processes.Begin()
