@@ -27,6 +27,7 @@ func (w *walker) check(args []arg, direct bool) string {
 	w.noteFetches(base, args[1:])
 	w.deny(w.checkProgram(args, direct))
 	w.runnerOptions(base, args[1:])
+	w.optionEscapes(base, args[1:])
 	return ""
 }
 
