@@ -43,7 +43,9 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 			if !applies(r, webFetch) {
 				continue
 			}
-			if r.Specifier == "" || f.URL != "" && networkMatches(r.Specifier, f.URL) {
+			// An address the command names is reached first even when
+			// options may send the request on elsewhere.
+			if r.Specifier == "" || f.URL != "" && networkMatches(r.Specifier, f.URL) || f.Written != "" && networkMatches(r.Specifier, f.Written) {
 				return denyDecision(r, fetchText(f)), true
 			}
 		}
@@ -101,6 +103,9 @@ func denyDecision(r Rule, what string) Decision {
 
 // fetchText describes a fetch for messages.
 func fetchText(f shellclass.Fetch) string {
+	if f.URL == "" && f.Written != "" {
+		return fmt.Sprintf("%s %s, which may connect elsewhere: %s", f.Program, f.Written, f.Why)
+	}
 	if f.URL == "" {
 		return f.Program + " to an address only known at run time"
 	}
@@ -259,7 +264,11 @@ func withFetchPorts(d Decision, class shellclass.Result) Decision {
 		return d
 	}
 	for _, f := range class.Fetches {
-		if p := fetchPort(f.URL); p != 0 && !slices.Contains(d.Ports, p) {
+		u := f.URL
+		if u == "" {
+			u = f.Written
+		}
+		if p := fetchPort(u); p != 0 && !slices.Contains(d.Ports, p) {
 			d.Ports = append(d.Ports, p)
 		}
 	}

@@ -88,8 +88,13 @@ type Fetch struct {
 	// Program is the network client, such as "curl".
 	Program string
 	// URL is the address with a scheme ("https://example.com/x",
-	// "tcp://host:25"), or "" when it is only known at run time.
+	// "tcp://host:25"), or "" when it is only known at run time: a word
+	// known only then, or options or variables that send the request
+	// somewhere else (a redirect, --connect-to, a proxy).
 	URL string
+	// Written is, when options or variables make URL unknown, the
+	// address as the command names it; Why says what makes it unknown.
+	Written, Why string
 }
 
 // String returns the command's words joined by spaces, the form permission

@@ -3,6 +3,7 @@ package shellclass
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -161,6 +162,13 @@ func (w *walker) finish() {
 			w.cmds[i].ReadOnly = !w.bad[i]
 		}
 	}()
+	for _, e := range w.env {
+		name, _, _ := strings.Cut(e, "=")
+		if f := strings.Fields(name); len(f) > 0 && proxyVariable(f[len(f)-1]) {
+			w.unknownAddresses(0, fmt.Sprintf("the line changes %s, which can send requests elsewhere", f[len(f)-1]))
+			break
+		}
+	}
 	names := make([]string, 0, len(w.evals))
 	for name := range w.evals {
 		names = append(names, name)
