@@ -144,6 +144,9 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 			}
 		}
 	}
+	if d, ok := e.unknownProgramAsks(a, class); ok {
+		return d, true
+	}
 	if class.Opaque != "" {
 		if r, ok := e.firstRestriction(a); ok {
 			return Decision{Behavior: Ask, Rule: r.kind + " rule " + r.Text, Reason: fmt.Sprintf(
@@ -159,6 +162,48 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 				if r.Specifier == "" || f.URL == "" || networkMatches(r.Specifier, f.URL) {
 					return Decision{Behavior: Ask, Rule: "rule " + r.Text, Reason: fmt.Sprintf(
 						"The command fetches from the network (%s), and the permission rule %s asks about or forbids fetches.", fetchText(f), r.Text)}, true
+				}
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+// unknownProgramAsks applies deny and ask rules about commands to the
+// programs the classifier does not know (Command.Unknown): such a program
+// may run its words as a command, as valgrind, setarch, setpriv, perf,
+// ip netns exec, a dynamic loader and countless others do. One that names
+// a forbidden program among its words, or that is itself named by a path
+// (a script or binary that may run anything), may be running the
+// forbidden command.
+func (e *Engine) unknownProgramAsks(a Access, class shellclass.Result) (Decision, bool) {
+	for _, set := range []struct {
+		kind  string
+		rules []Rule
+	}{{"deny", e.deny}, {"ask", e.ask}} {
+		for _, r := range set.rules {
+			if !applies(r, a) || anyCommand(r) {
+				continue
+			}
+			spec := e.spec(r)
+			if len(spec.words) == 0 {
+				continue
+			}
+			target := shellclass.BaseName(spec.words[0])
+			for _, c := range class.Commands {
+				if !c.Unknown || len(c.Words) == 0 {
+					continue
+				}
+				if first := c.Words[0]; first.Lit && strings.Contains(first.Text, "/") {
+					return Decision{Behavior: Ask, Rule: set.kind + " rule " + r.Text, Reason: fmt.Sprintf(
+						"%q runs a program by path, which may run the command the permission rule %s is about.", c.String(), r.Text)}, true
+				}
+				for _, w := range c.Words[1:] {
+					if w.Lit && shellclass.BaseName(w.Text) == target {
+						return Decision{Behavior: Ask, Rule: set.kind + " rule " + r.Text, Reason: fmt.Sprintf(
+							"%q may run %s, which the permission rule %s is about: ponder does not know what %s does with its arguments.",
+							c.String(), w.Text, r.Text, shellclass.BaseName(c.Words[0].Text))}, true
+					}
 				}
 			}
 		}

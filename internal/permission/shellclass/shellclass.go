@@ -68,6 +68,16 @@ type Command struct {
 	// order, then any words the command is given at run time (the input of
 	// xargs, the path of find -exec ... +).
 	Words []Word
+	// Unknown reports that the program is not one the classifier knows
+	// (neither a reader, a known writer, a wrapper nor an interpreter),
+	// or is named by a path outside the system's binary directories. Such
+	// a program may run any of its words as a command (valgrind rm x,
+	// setarch x86_64 rm x, a loader run on /bin/rm).
+	Unknown bool
+	// Maybe reports that the command is only a guess: an Unknown program
+	// was given the name of a shell or wrapper, and might run it with the
+	// words after it. Rules that forbid it can only say it may match.
+	Maybe bool
 }
 
 // Word is what is known about one word of a command before it runs.

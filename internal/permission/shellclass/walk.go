@@ -21,6 +21,7 @@ type walker struct {
 	cmds    []Command // simple commands in the order they were found
 	bad     []bool    // per command: it is not read-only on its own
 	cur     int       // the command being checked, or -1
+	maybe   bool      // commands found now are guesses (Command.Maybe)
 	writes  []string  // files redirections may write
 	env     []string  // environment changes that are not known to be harmless
 	fetches []Fetch   // network requests
@@ -361,7 +362,7 @@ func (w *walker) runAs(args []arg, extra []arg, direct bool) {
 // recordArgs records a command and returns its index: shown are its words
 // as written, words are those and the ones it gets at run time.
 func (w *walker) recordArgs(shown, words []arg) int {
-	c := Command{Args: make([]string, len(shown)), Literal: len(words) == len(shown), Words: make([]Word, len(words))}
+	c := Command{Args: make([]string, len(shown)), Literal: len(words) == len(shown), Words: make([]Word, len(words)), Maybe: w.maybe}
 	for i, a := range shown {
 		c.Args[i] = a.text
 		c.Literal = c.Literal && a.lit
