@@ -164,9 +164,12 @@ var ErrUnavailable = errors.New("no sandbox is available to confine the command"
 // cleaned up, once nothing the command started is left running.
 //
 // A nil Sandbox starts unconfined commands and refuses confined ones.
+// An unconfined command still starts without CAP_SYS_PTRACE (on Linux),
+// so that even as root it cannot read ponder's memory; strace -p or gdb
+// -p of processes started outside ponder need running outside it.
 func (s *Sandbox) Start(cmd *exec.Cmd, c *Confinement) (*Process, error) {
 	if c == nil {
-		return startOnThread(cmd, nil, "")
+		return startOnThread(cmd, unconfinedRestrict, "")
 	}
 	if s == nil || s.impl == nil {
 		return nil, ErrUnavailable

@@ -540,3 +540,36 @@ func TestChoice(t *testing.T) {
 		t.Error("seatbelt chosen on Linux")
 	}
 }
+
+// Unconfined commands keep every capability but CAP_SYS_PTRACE, in every
+// set, so that even as root they cannot read ponder's memory; ponder's
+// own threads keep theirs.
+func TestUnconfinedCommandsLosePtrace(t *testing.T) {
+	capsBefore := threadField(t, "self", "CapEff")
+	var s *Sandbox
+	out := shellRun(t, s, false, `grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb):' /proc/self/status`)
+	const ptrace = 1 << unix.CAP_SYS_PTRACE
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		name, hex, _ := strings.Cut(l, ":\t")
+		v, err := strconv.ParseUint(hex, 16, 64)
+		if err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		if v&ptrace != 0 {
+			t.Errorf("%s still holds CAP_SYS_PTRACE: %s", name, hex)
+		}
+	}
+	if os.Geteuid() == 0 {
+		if !strings.Contains(out, "CapEff:\t") || strings.Contains(out, "CapEff:\t0000000000000000") {
+			t.Errorf("an unconfined command run as root lost more than CAP_SYS_PTRACE:\n%s", out)
+		}
+		// The attack this stops: reading ponder's memory as root.
+		mem := shellRun(t, s, false, `dd if=/proc/$PPID/mem bs=1 count=1 skip=$((16#$(head -c 12 /proc/$PPID/maps | cut -d- -f1))) 2>&1 >/dev/null | head -1`)
+		if !strings.Contains(mem, "ermission denied") && !strings.Contains(mem, "not permitted") {
+			t.Errorf("an unconfined command read ponder's memory: %q", mem)
+		}
+	}
+	if after := threadField(t, "self", "CapEff"); after != capsBefore {
+		t.Errorf("ponder's own capabilities changed: %s, was %s", after, capsBefore)
+	}
+}
