@@ -126,6 +126,10 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 	e := &Engine{match: matcher{root: root, home: home}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
 	sets := append([]RuleSet{{Source: SourceSession, Allow: r.Allow, Ask: r.Ask, Deny: r.Deny}}, r.Sets...)
 	for _, set := range sets {
+		m := e.match
+		if set.Root != "" {
+			m.root = set.Root
+		}
 		for _, list := range []struct {
 			dst   *[]Rule
 			texts []string
@@ -133,11 +137,11 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 		}{{&e.deny, set.Deny, "deny"}, {&e.ask, set.Ask, "ask"}, {&e.allow, set.Allow, "allow"}} {
 			for _, text := range list.texts {
 				for _, part := range splitRuleList(text) {
-					rule, err := e.parse(part, set.Source, set.File)
+					rule, err := parseWith(m, part, set.Source, set.File)
 					if err != nil {
 						return nil, fmt.Errorf("%s: permissions.%s: %w", where(set.Source, set.File), list.name, err)
 					}
-					if w := e.match.lint(rule, list.name); w != "" {
+					if w := m.lint(rule, list.name); w != "" {
 						e.warnings = append(e.warnings, fmt.Sprintf("%s: permissions.%s: %s", rule.origin(), list.name, w))
 					}
 					*list.dst = append(*list.dst, rule)
@@ -149,13 +153,18 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 	return e, nil
 }
 
-// parse parses and compiles one rule.
+// parse parses and compiles one rule against the project root.
 func (e *Engine) parse(text string, src Source, file string) (Rule, error) {
+	return parseWith(e.match, text, src, file)
+}
+
+// parseWith parses one rule and compiles it with m's root and home.
+func parseWith(m matcher, text string, src Source, file string) (Rule, error) {
 	r, err := ParseRule(text)
 	if err != nil {
 		return Rule{}, err
 	}
-	if err := e.match.compile(&r, src, file); err != nil {
+	if err := m.compile(&r, src, file); err != nil {
 		return Rule{}, fmt.Errorf("permission rule %q: %v", r.Text, err)
 	}
 	return r, nil
