@@ -108,6 +108,8 @@ type Engine struct {
 	// warnings are rules that parse but look mistaken.
 	warnings []string
 	sandbox  SandboxPolicy
+	// hidden is the last search for the paths deny rules cover.
+	hidden hiddenCache
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -295,8 +297,18 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		if d, ok := e.execDenied(a, class); ok {
 			return d
 		}
+		if d, ok := e.execFiles(a, class, true); ok {
+			return d
+		}
 	} else if r, ok := e.match.anyCovers(e.deny, a, it); ok {
 		return Decision{Behavior: Deny, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf("Denied by the permission rule %s (%s).", r.Text, r.origin())}
+	} else if (a.Kind == KindRead || a.Kind == KindWrite) && !h.leafOnly {
+		// Another name of a denied file (a hard link) is that file.
+		for _, p := range a.Paths {
+			if e.deniedLink(p, a.Kind == KindRead) {
+				return hardLinkDenied(p)
+			}
+		}
 	}
 
 	if c.Mode == ModePlan || c.ReadOnlyAgent {

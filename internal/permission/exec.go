@@ -147,6 +147,9 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 	if d, ok := e.unknownProgramAsks(a, class); ok {
 		return d, true
 	}
+	if d, ok := e.execFiles(a, class, false); ok {
+		return d, true
+	}
 	if class.Opaque != "" {
 		if r, ok := e.firstRestriction(a); ok {
 			return Decision{Behavior: Ask, Rule: r.kind + " rule " + r.Text, Reason: fmt.Sprintf(

@@ -28,6 +28,7 @@ func (w *walker) check(args []arg, direct bool) string {
 	w.deny(w.checkProgram(args, direct))
 	w.runnerOptions(base, args[1:])
 	w.optionEscapes(base, args[1:])
+	w.fileUses(base, args[1:])
 	if !w.knownProgram(name.text, direct) {
 		w.cmds[w.cur].Unknown = true
 		w.guessRuns(args[1:])

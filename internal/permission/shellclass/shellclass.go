@@ -41,6 +41,9 @@ type Result struct {
 	// parser could read differently. It says why. Rules that forbid
 	// commands cannot trust Commands for such a line.
 	Opaque string
+	// Files are the files the line's commands name to read or write, as
+	// far as its words show (see FileUse).
+	Files []FileUse
 	// Fetches are the network requests the line's commands make, one per
 	// address a network client (curl, wget, git ls-remote, nc, ...) is
 	// given. A fetch whose address is only known at run time has an empty
@@ -135,7 +138,7 @@ func Classify(command string) (res Result) {
 		return Result{Reason: w.reason, Opaque: w.reason}
 	}
 	w.finish()
-	res = Result{Commands: w.cmds, Reason: w.reason, Writes: w.writes, Env: w.env, Opaque: w.opaque, Fetches: w.fetches}
+	res = Result{Commands: w.cmds, Reason: w.reason, Writes: w.writes, Env: w.env, Opaque: w.opaque, Fetches: w.fetches, Files: w.files}
 	res.ReadOnly = res.Reason == ""
 	return res
 }

@@ -22,6 +22,9 @@ type walker struct {
 	bad     []bool    // per command: it is not read-only on its own
 	cur     int       // the command being checked, or -1
 	maybe   bool      // commands found now are guesses (Command.Maybe)
+	files   []FileUse // files commands name to read or write
+	cwd     cwd       // the directory of the cds so far
+	nest    int       // how deep in subshells, pipelines and compound commands the walk is
 	writes  []string  // files redirections may write
 	env     []string  // environment changes that are not known to be harmless
 	fetches []Fetch   // network requests
@@ -212,7 +215,11 @@ func (w *walker) text(n syntax.Node) string {
 	return w.src[start:end]
 }
 
+// stmts walks statements inside another construct (a subshell, a loop, a
+// substitution, ...), where a cd does not reliably move later commands.
 func (w *walker) stmts(list []*syntax.Stmt) {
+	w.nest++
+	defer func() { w.nest-- }()
 	for _, s := range list {
 		w.stmt(s)
 	}
@@ -265,6 +272,10 @@ func (w *walker) command(cmd syntax.Command) {
 	case *syntax.Subshell:
 		w.stmts(c.Stmts)
 	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			w.nest++
+			defer func() { w.nest-- }()
+		}
 		w.stmt(c.X)
 		w.stmt(c.Y)
 	case *syntax.FuncDecl:
