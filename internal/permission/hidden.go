@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/ponder-agent/ponder/internal/gitignore"
 )
@@ -17,8 +16,9 @@ import (
 // reading and for writing cover, so that the kernel can keep every
 // command away from them (the sandbox's deny layer), not only the tools
 // ponder runs itself. A rule is a pattern; the kernel needs paths. The
-// paths are found once and found again when a directory they were found
-// in has changed since.
+// paths are found once, by walking what the patterns can reach, and kept
+// current: each call checks the directories it listed, and lists again
+// only those that have changed (tree.go).
 
 // DeniedPaths are the paths deny rules cover, resolved, for the kernel to
 // enforce.
@@ -31,36 +31,25 @@ type DeniedPaths struct {
 	ReadOutside []string
 }
 
-// maxHiddenWalk bounds the entries one search for denied paths visits
-// below a directory outside the project (a rule such as Read(~/**/*.pem)
-// would otherwise walk the whole home directory).
-const maxHiddenWalk = 200_000
-
-// hiddenScan is one search's result, with what tells whether it is still
-// current.
+// hiddenScan is what the deny rules cover now.
 type hiddenScan struct {
 	paths DeniedPaths
-	// readIDs and writeIDs identify the denied files, so that another
-	// name for one (a hard link) is denied too.
+	// readIDs and writeIDs identify the denied files that have other
+	// names (hard links), so that those are denied too.
 	readIDs, writeIDs map[fileID]bool
 	// linked says some denied file has more than one name.
 	linked bool
-	// dirs are the directories the search listed or looked in, with
-	// their modification times: a file created, removed or renamed in one
-	// changes its time.
-	dirs map[string]time.Time
 }
 
-// hiddenCache holds the last scan of an engine.
+// hiddenCache holds an engine's search for denied paths.
 type hiddenCache struct {
-	mu   sync.Mutex
-	scan *hiddenScan
+	mu          sync.Mutex
+	read, write *patternSet
+	scan        *hiddenScan
 }
 
 // DeniedPaths returns the paths the deny rules for reading (Read, Grep,
-// Glob, LS) and for writing (Edit, Write) cover, resolved. They are found
-// on the first call and again whenever a directory of the last search has
-// changed.
+// Glob, LS) and for writing (Edit, Write) cover, resolved and current.
 func (e *Engine) DeniedPaths() DeniedPaths {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -74,51 +63,28 @@ func (e *Engine) DeniedPaths() DeniedPaths {
 	return d
 }
 
-// hiddenScan returns a current scan; the caller holds e.mu.
+// hiddenScan returns what the deny rules cover now; the caller holds e.mu.
 func (e *Engine) hiddenScan() *hiddenScan {
-	e.hidden.mu.Lock()
-	defer e.hidden.mu.Unlock()
-	if s := e.hidden.scan; s != nil && s.current() {
-		return s
+	c := &e.hidden
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.read == nil {
+		read, write := e.denyPatterns()
+		c.read, c.write = newPatternSet(read, e.canonRoot), newPatternSet(write, e.canonRoot)
 	}
-	read, write := e.denyPatterns()
-	s := &hiddenScan{readIDs: map[fileID]bool{}, writeIDs: map[fileID]bool{}, dirs: map[string]time.Time{}}
-	s.paths.Read = s.find(read, s.readIDs, e.canonRoot)
-	s.paths.Write = s.find(write, s.writeIDs, e.canonRoot)
+	changed := c.read.refresh()
+	changed = c.write.refresh() || changed
+	if c.scan != nil && !changed {
+		return c.scan
+	}
+	s := &hiddenScan{readIDs: map[fileID]bool{}, writeIDs: map[fileID]bool{}}
+	s.paths.Read = s.identify(c.read.paths(), s.readIDs)
+	s.paths.Write = s.identify(c.write.paths(), s.writeIDs)
 	if s.linked {
 		s.addLinks(e.canonRoot)
 	}
-	e.hidden.scan = s
+	c.scan = s
 	return s
-}
-
-// current reports whether no directory of the scan has changed.
-func (s *hiddenScan) current() bool {
-	for dir, mtime := range s.dirs {
-		info, err := os.Stat(dir)
-		if err != nil {
-			if !mtime.IsZero() {
-				return false
-			}
-			continue
-		}
-		if !info.ModTime().Equal(mtime) {
-			return false
-		}
-	}
-	return true
-}
-
-// note records a directory the scan depends on.
-func (s *hiddenScan) note(dir string) {
-	if _, ok := s.dirs[dir]; ok {
-		return
-	}
-	var t time.Time
-	if info, err := os.Stat(dir); err == nil {
-		t = info.ModTime()
-	}
-	s.dirs[dir] = t
 }
 
 // denyPatterns returns the path patterns of the deny rules for reading and
@@ -138,28 +104,27 @@ func (e *Engine) denyPatterns() (read, write []*pathPattern) {
 	return read, write
 }
 
-// find returns the paths the patterns cover: a pattern without wildcards
-// names its path; one with wildcards is matched against everything below
-// its base directory (ignored files included). ids collects the denied
-// files.
-func (s *hiddenScan) find(patterns []*pathPattern, ids map[fileID]bool, root string) []string {
-	found := map[string]bool{}
+// identify resolves the denied paths and notes the identities of the
+// files among them (and in denied directories) that have other names.
+func (s *hiddenScan) identify(paths []string, ids map[fileID]bool) []string {
 	addID := func(info os.FileInfo) {
 		if id, n, ok := fileIdentity(info); ok && n > 1 {
 			ids[id] = true
 			s.linked = true
 		}
 	}
-	add := func(p string) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
 		c := Canonical(p)
-		found[c] = true
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
 		info, err := os.Stat(c)
 		switch {
 		case err != nil:
 		case !info.IsDir():
 			addID(info)
 		default:
-			// The files of a denied directory may have other names too.
 			n := 0
 			_ = filepath.WalkDir(c, func(q string, de fs.DirEntry, err error) error {
 				if n++; err != nil || n > maxHiddenWalk {
@@ -174,70 +139,8 @@ func (s *hiddenScan) find(patterns []*pathPattern, ids map[fileID]bool, root str
 			})
 		}
 	}
-	byBase := map[string][]*pathPattern{}
-	for _, pp := range patterns {
-		base := filepath.FromSlash(pp.base)
-		// A pattern naming a path, or everything below a directory
-		// (dir/**), denies that path as a whole.
-		if pp.whole || pp.starStar {
-			s.note(filepath.Dir(base))
-			if _, err := os.Lstat(base); err == nil {
-				add(base)
-			}
-			continue
-		}
-		byBase[base] = append(byBase[base], pp)
-	}
-	for base, pps := range byBase {
-		s.walk(base, root, func(path string, isDir bool) bool {
-			for _, pp := range pps {
-				if pp.match(path, func() bool { return isDir }, true) {
-					add(path)
-					return true
-				}
-			}
-			return false
-		})
-	}
-	out := make([]string, 0, len(found))
-	for p := range found {
-		out = append(out, p)
-	}
 	slices.Sort(out)
 	return out
-}
-
-// walk visits everything below base, ignored files included (not .git),
-// noting each directory. match reports whether an entry is denied; a
-// denied directory is not entered. Below a directory outside the project
-// the walk stops after maxHiddenWalk entries.
-func (s *hiddenScan) walk(base, root string, match func(path string, isDir bool) bool) {
-	s.note(base)
-	if info, err := os.Stat(base); err != nil || !info.IsDir() {
-		return
-	}
-	inside := Canonical(base) == root || allInside([]string{Canonical(base)}, root)
-	var mu sync.Mutex
-	var n int
-	_ = gitignore.New(base).Walk(context.Background(), "", gitignore.WalkOptions{All: true}, func(en gitignore.Entry) error {
-		mu.Lock()
-		defer mu.Unlock()
-		n++
-		if !inside && n > maxHiddenWalk {
-			return fs.SkipAll
-		}
-		isDir := en.IsDir()
-		if match(en.Path, isDir) {
-			if isDir {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if isDir {
-			s.note(en.Path)
-		}
-		return nil
-	})
 }
 
 // addLinks finds the other names (hard links) of denied files inside the

@@ -44,9 +44,23 @@ func TestDeniedPathsAreFoundAndRefreshed(t *testing.T) {
 	if !slices.Equal(d.ReadOutside, []string{filepath.Join(home, ".ssh")}) {
 		t.Errorf("outside %q", d.ReadOutside)
 	}
-	// A new .env appears: the directory changed, so it is found.
+	// A directory a pattern starts from appears later: it is found.
+	e2, _ := NewEngine(Rules{Deny: []string{"Read(~/.aws/*.json)"}}, fx.root, fx.home)
+	if d := e2.DeniedPaths(); len(d.Read) != 0 {
+		t.Errorf("nothing to deny yet: %q", d.Read)
+	}
+	write(filepath.Join(home, ".aws", "creds.json"), "x")
+	if d := e2.DeniedPaths(); !slices.Equal(d.Read, []string{filepath.Join(home, ".aws", "creds.json")}) {
+		t.Errorf("a directory created later: %q", d.Read)
+	}
+	// A new .env appears: the directory changed, so it is found; a removed
+	// one is forgotten.
 	write(filepath.Join(root, "src", "deep", ".env"), "x")
 	if d := e.DeniedPaths(); !slices.Contains(d.Read, filepath.Join(root, "src", "deep", ".env")) {
 		t.Errorf("a new denied file was not found: %q", d.Read)
+	}
+	os.RemoveAll(filepath.Join(root, "services"))
+	if d := e.DeniedPaths(); slices.Contains(d.Read, filepath.Join(root, "services", "api", ".env")) {
+		t.Errorf("a removed denied file is still listed: %q", d.Read)
 	}
 }
