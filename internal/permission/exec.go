@@ -176,9 +176,9 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 // programs the classifier does not know (Command.Unknown): such a program
 // may run its words as a command, as valgrind, setarch, setpriv, perf,
 // ip netns exec, a dynamic loader and countless others do. One that names
-// a forbidden program among its words, or that is itself named by a path
-// (a script or binary that may run anything), may be running the
-// forbidden command.
+// a forbidden program among its words (or has a word only known at run
+// time, which could be one), or that is itself named by a path (a script
+// or binary that may run anything), may be running the forbidden command.
 func (e *Engine) unknownProgramAsks(a Access, class shellclass.Result) (Decision, bool) {
 	for _, set := range []struct {
 		kind  string
@@ -202,7 +202,12 @@ func (e *Engine) unknownProgramAsks(a Access, class shellclass.Result) (Decision
 						"%q runs a program by path, which may run the command the permission rule %s is about.", c.String(), r.Text)}, true
 				}
 				for _, w := range c.Words[1:] {
-					if w.Lit && shellclass.BaseName(w.Text) == target {
+					if !w.Lit {
+						return Decision{Behavior: Ask, Rule: set.kind + " rule " + r.Text, Reason: fmt.Sprintf(
+							"%q may run %s, which is only known when it runs and may be what the permission rule %s is about: ponder does not know what %s does with its arguments.",
+							c.String(), w.Text, r.Text, shellclass.BaseName(c.Words[0].Text))}, true
+					}
+					if shellclass.BaseName(w.Text) == target {
 						return Decision{Behavior: Ask, Rule: set.kind + " rule " + r.Text, Reason: fmt.Sprintf(
 							"%q may run %s, which the permission rule %s is about: ponder does not know what %s does with its arguments.",
 							c.String(), w.Text, r.Text, shellclass.BaseName(c.Words[0].Text))}, true

@@ -21,7 +21,7 @@ func TestDenyRulesSeePastUnknownWrappers(t *testing.T) {
 		"memusage rm -rf V", "sotruss rm V", "ip vrf exec default rm -rf V", "ip netns exec n1 rm -rf V",
 		"bwrap --bind / / rm -rf V", "unshare -r rm V", "nsenter -t 1 -m rm V", "firejail rm V", "chroot / rm V",
 		"make -f /dev/null --eval='$(shell rm -rf V)'", "make -E '$(shell rm V)'", "./run.sh", "tools/wrap rm V",
-		"valgrind env rm V", "strangeprog bash -c 'rm V'",
+		"valgrind env rm V", "strangeprog bash -c 'rm V'", "valgrind $(echo rm) V", "setarch x86_64 $cmd V",
 		"/usr/lib/git-core/git-push origin HEAD:refs/heads/a", "git-push origin main", "git send-pack ../r.git HEAD:refs/heads/a",
 		"git receive-pack ../r.git", "git http-push https://x/r.git main", "git -C . send-pack ../r.git HEAD",
 		"/usr/lib/git-core/git-send-pack ../r.git HEAD",
