@@ -255,7 +255,29 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 		return withFetchPorts(d, class)
 	}
 	d.Sandbox = class.ReadOnly && e.sandbox.Available
+	if d.Sandbox && d.Rule != RuleReadOnlyCommand && talksToDaemon(class) {
+		// docker ps, kubectl get, systemctl status only work by asking a
+		// service over a socket, which the sandbox closes; approved (an
+		// allow rule, a yes, bypass mode) they run as before. What such
+		// a client runs is the service's configuration, not the
+		// repository's.
+		d.Sandbox = false
+	}
 	return withFetchPorts(d, class)
+}
+
+// daemonClients are the readers that work by asking a service over a
+// socket or the network.
+var daemonClients = map[string]bool{"docker": true, "kubectl": true, "systemctl": true}
+
+// talksToDaemon reports whether a line runs one of daemonClients.
+func talksToDaemon(class shellclass.Result) bool {
+	for _, c := range class.Commands {
+		if len(c.Words) > 0 && c.Words[0].Lit && daemonClients[shellclass.Program(c.Words[0].Text)] {
+			return true
+		}
+	}
+	return false
 }
 
 // pathHints let a caller that walks a tree skip work Decide would do for

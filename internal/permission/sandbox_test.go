@@ -25,7 +25,7 @@ func TestDecideSandbox(t *testing.T) {
 	loose := SandboxPolicy{AllowUnsandboxed: true}
 	off := SandboxPolicy{Available: true, ClassifierOff: true}
 	offNone := SandboxPolicy{ClassifierOff: true}
-	rules := Rules{Allow: []string{"Bash(make:*)", "Bash(git diff:*)"}, Ask: []string{"Bash(git log:*)"}, Deny: []string{"Bash(rm:*)"}}
+	rules := Rules{Allow: []string{"Bash(make:*)", "Bash(git diff:*)", "Bash(docker ps -a)"}, Ask: []string{"Bash(git log:*)"}, Deny: []string{"Bash(rm:*)"}}
 
 	cases := []struct {
 		name    string
@@ -52,6 +52,9 @@ func TestDecideSandbox(t *testing.T) {
 		{"bypass mode runs a writer unconfined", have, byp, bash("touch x"), Allow, false, ""},
 		{"bypass mode runs an allowed writer unconfined", have, byp, bash("make test"), Allow, false, ""},
 		{"allow rule on a writer next to a reader", have, def, bash("make test | tail -3"), Allow, false, ""},
+		{"a service client judged read-only is confined", have, def, bash("docker ps"), Allow, true, ""},
+		{"a service client approved runs unconfined", have, def, bash("docker ps -a"), Allow, false, ""},
+		{"a service client in bypass runs unconfined", have, byp, bash("kubectl get pods"), Allow, false, ""},
 		{"default read-only without a sandbox runs unconfined", none, def, bash("ls"), Allow, false, ""},
 		{"reads are not execs", have, def, read, Allow, false, ""},
 
