@@ -22,9 +22,12 @@ type Result struct {
 	// A wrapper is listed itself and so is the command it runs. Permission
 	// rules use it: an allow rule must match every entry, a deny rule any.
 	Commands []Command
-	// Writes are the files the line's redirections may write, as written
-	// ("main.go", "$f"). Redirections to /dev/null, /dev/stdout,
-	// /dev/stderr and to file descriptors are not listed.
+	// Writes are the files the line's redirections, and the options or
+	// operands through which its commands write files (git diff --output,
+	// sort -o, xxd IN OUT), may write, as written ("main.go", "$f"). Each
+	// needs its own yes: no allow rule for the command covers it.
+	// Redirections to /dev/null, /dev/stdout, /dev/stderr and to file
+	// descriptors are not listed.
 	Writes []string
 	// Env lists what the line does to the environment of the programs it
 	// runs, beyond what is known to be harmless: assignments such as
