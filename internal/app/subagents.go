@@ -36,14 +36,15 @@ type launcher struct {
 }
 
 func newLauncher(a *App) *launcher {
-	defs, problems := agentdef.Load(
-		filepath.Join(a.Config.ConfigDir, "agents"),
-		filepath.Join(a.Root, ".ponder", "agents"),
-	)
+	defs, problems := agentdef.LoadSession(agentdef.Sources{
+		UserDir:        filepath.Join(a.Config.ConfigDir, "agents"),
+		ProjectDir:     filepath.Join(a.Root, ".ponder", "agents"),
+		ProjectTrusted: a.Config.Trusted,
+	})
 	for _, p := range problems {
 		a.Warnings = append(a.Warnings, "skipped "+p.Error())
 	}
-	return &launcher{a: a, defs: agentdef.NewSet(append(agentdef.BuiltIn(), defs...)...), sem: make(chan struct{}, maxParallelAgents)}
+	return &launcher{a: a, defs: agentdef.NewSet(defs...), sem: make(chan struct{}, maxParallelAgents)}
 }
 
 // Definitions lists the launchable agent types.

@@ -25,7 +25,7 @@ func (a *App) buildTools() *tool.Registry {
 		// git refreshes its index during read-only commands such as
 		// git status unless told not to; that write must not happen in
 		// plan mode, and is pointless elsewhere.
-		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.Sandbox, Shells: a.Shells}),
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.Sandbox, Shells: a.Shells, Denied: a.Perm.DeniedPaths}),
 		builtin.NewBashOutput(a.Shells),
 		builtin.NewKillShell(a.Shells),
 		builtin.NewWebFetch(nil),
