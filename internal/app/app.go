@@ -250,9 +250,9 @@ func (a *App) Emit(e event.Event) { a.emit(e) }
 func (a *App) buildPermissions() error {
 	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed, Tools: a.tools.Kinds()}
 	for _, l := range a.cfg.Layers {
-		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal}[l.Scope]
+		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject}[l.Scope]
 		p := l.Settings.Permissions
-		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
+		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Root: l.Root, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
 	}
 	home, _ := os.UserHomeDir()
 	eng, err := permission.NewEngine(rules, a.root, home)

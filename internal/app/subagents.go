@@ -38,14 +38,15 @@ type launcher struct {
 }
 
 func newLauncher(a *App) *launcher {
-	defs, problems := agentdef.Load(
-		filepath.Join(a.cfg.ConfigDir, "agents"),
-		filepath.Join(a.root, ".ponder", "agents"),
-	)
+	defs, problems := agentdef.LoadSession(agentdef.Sources{
+		UserDir:        filepath.Join(a.cfg.ConfigDir, "agents"),
+		ProjectDir:     filepath.Join(a.root, ".ponder", "agents"),
+		ProjectTrusted: a.cfg.Trusted,
+	})
 	for _, p := range problems {
 		a.warnings = append(a.warnings, "skipped "+p.Error())
 	}
-	return &launcher{a: a, loaded: append(agentdef.BuiltIn(), defs...), sem: make(chan struct{}, maxParallelAgents)}
+	return &launcher{a: a, loaded: defs, sem: make(chan struct{}, maxParallelAgents)}
 }
 
 // judge settles which agent types are read-only, from the kinds the

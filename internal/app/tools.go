@@ -27,7 +27,7 @@ func (a *App) buildTools() *tool.Registry {
 		// git refreshes its index during read-only commands such as
 		// git status unless told not to; that write must not happen in
 		// plan mode, and is pointless elsewhere.
-		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.sandbox, Shells: a.shells}),
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.sandbox, Shells: a.shells, Denied: a.deniedPaths}),
 		builtin.NewBashOutput(a.shells),
 		builtin.NewKillShell(a.shells),
 		builtin.NewWebFetch(nil),
@@ -91,4 +91,13 @@ func (a *App) todosSaved(agentID string, items []todo.Item) {
 	if data, err := json.Marshal(items); err == nil {
 		_ = a.log.Append(session.Entry{Type: session.TypeTodos, Todos: data})
 	}
+}
+
+// deniedPaths are the paths the deny rules cover, for the kernel to keep
+// every command from; none before the engine is built.
+func (a *App) deniedPaths() permission.DeniedPaths {
+	if a.perm == nil {
+		return permission.DeniedPaths{}
+	}
+	return a.perm.DeniedPaths()
 }
