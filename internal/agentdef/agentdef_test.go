@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ponder-agent/ponder/internal/permission"
 )
 
 func TestBuiltIns(t *testing.T) {
@@ -48,7 +50,7 @@ func TestLoadUserAgents(t *testing.T) {
 	write(project, "typo.md", "---\nname: t\ndescription: x\ntoolz: Read\n---\nbody\n")
 	write(project, "notes.txt", "not an agent")
 	defs, problems := Load(user, project, filepath.Join(project, "missing"))
-	set := NewSet(append(BuiltIn(), defs...)...)
+	set := NewSet(Judge(append(BuiltIn(), defs...), sessionTools)...)
 	if len(problems) != 4 {
 		t.Fatalf("problems %v", problems)
 	}
@@ -67,6 +69,15 @@ func TestLoadUserAgents(t *testing.T) {
 	}
 }
 
+// sessionTools are tools as a session declares them, by kind.
+var sessionTools = map[string]permission.Kind{
+	"Read": permission.KindRead, "Glob": permission.KindRead, "Grep": permission.KindRead, "LS": permission.KindRead,
+	"Write": permission.KindWrite, "Edit": permission.KindWrite, "Bash": permission.KindExec, "WebFetch": permission.KindNetwork,
+	"BashOutput": permission.KindNone, "KillShell": permission.KindNone, "TodoWrite": permission.KindNone,
+	"AskUserQuestion": permission.KindNone, "EnterPlanMode": permission.KindNone, "ExitPlanMode": permission.KindNone,
+	"Task": permission.KindAgent, "mcp__db__drop": permission.KindExternal,
+}
+
 func TestReadOnlyJudgement(t *testing.T) {
 	cases := []struct {
 		tools, disallowed []string
@@ -76,12 +87,15 @@ func TestReadOnlyJudgement(t *testing.T) {
 		{[]string{"Read", "Bash"}, nil, false},
 		{[]string{"Read", "Bash"}, []string{"Bash"}, true},
 		{nil, nil, false},
-		{nil, []string{"Write", "Edit", "NotebookEdit", "Bash", "Task"}, true},
+		{nil, []string{"Write", "Edit", "NotebookEdit", "Bash", "Task"}, false}, // an MCP tool is left
+		{nil, []string{"Write", "Edit", "Bash", "mcp__db__drop"}, true},         // Task is never a subagent's
+		{[]string{"Read", "WebFetch", "TodoWrite"}, nil, true},
+		{[]string{"Read", "NotebookEdit"}, nil, true}, // a tool the session lacks is not given
 		{[]string{}, nil, true},
 	}
 	for _, c := range cases {
 		d := Definition{Tools: c.tools, DisallowedTools: c.disallowed}
-		if got := d.onlyReads(); got != c.want {
+		if got := d.onlyReads(sessionTools); got != c.want {
 			t.Errorf("tools %v disallowed %v: %v", c.tools, c.disallowed, got)
 		}
 	}

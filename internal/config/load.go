@@ -222,15 +222,17 @@ func DefaultDir(getenv func(string) string) (string, error) {
 func (c *Config) Getenv(key string) string { return c.getenv(key) }
 
 // ExploreAgentCount is how many Explore agents the plan workflow suggests:
-// $PONDER_PLAN_EXPLORE_AGENT_COUNT, else the setting, else 3.
+// $PONDER_PLAN_EXPLORE_AGENT_COUNT, else the setting, else 0 (plan mode's
+// own default).
 func (c *Config) ExploreAgentCount() int {
-	return c.agentCount("PONDER_PLAN_EXPLORE_AGENT_COUNT", c.Settings.PlanMode.ExploreAgentCount, 3)
+	return c.agentCount("PONDER_PLAN_EXPLORE_AGENT_COUNT", c.Settings.PlanMode.ExploreAgentCount, 0)
 }
 
 // PlanAgentCount is how many Plan agents the plan workflow suggests:
-// $PONDER_PLAN_AGENT_COUNT, else the setting, else 1.
+// $PONDER_PLAN_AGENT_COUNT, else the setting, else 0 (plan mode's own
+// default).
 func (c *Config) PlanAgentCount() int {
-	return c.agentCount("PONDER_PLAN_AGENT_COUNT", c.Settings.PlanMode.PlanAgentCount, 1)
+	return c.agentCount("PONDER_PLAN_AGENT_COUNT", c.Settings.PlanMode.PlanAgentCount, 0)
 }
 
 func (c *Config) agentCount(env string, setting *int, def int) int {

@@ -3,7 +3,6 @@ package permission
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -89,8 +88,15 @@ type Context struct {
 	ReadOnlyAgent bool
 	// AgentType names the calling agent type, for messages.
 	AgentType string
+	// Subagent says the caller is a subagent, not the main conversation;
+	// subagents launch no agents of their own.
+	Subagent bool
 	// DeniedTools are tools the calling agent may not use at all.
 	DeniedTools []string
+	// Offered are the tools offered to the caller here and now (see
+	// Engine.Offers); a call of any other tool is refused. Nil offers
+	// every tool, for callers that judge accesses outside an agent.
+	Offered []string
 }
 
 // Engine holds the rules of a session and makes every permission decision.
@@ -117,6 +123,11 @@ type Engine struct {
 type Rules struct {
 	Allow, Ask, Deny []string
 	Sets             []RuleSet
+	// Tools are the kinds the session's tools declare, by name (see
+	// kinds.go): a rule naming a tool that reads files covers every such
+	// tool, as a rule for Read does. Without them only the words of the
+	// rule language (Read, Edit, Bash, ...) stand for a kind.
+	Tools map[string]Kind
 }
 
 // NewEngine parses and compiles the rules. Root is the project root,
@@ -125,7 +136,7 @@ type Rules struct {
 // naming its file; one that parses but looks mistaken is a warning (see
 // Warnings).
 func NewEngine(r Rules, root, home string) (*Engine, error) {
-	e := &Engine{match: matcher{root: root, home: home}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
+	e := &Engine{match: matcher{root: root, home: home, tools: r.Tools}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
 	sets := append([]RuleSet{{Source: SourceSession, Allow: r.Allow, Ask: r.Ask, Deny: r.Deny}}, r.Sets...)
 	for _, set := range sets {
 		m := e.match
@@ -200,9 +211,11 @@ func (e *Engine) SetSandbox(p SandboxPolicy) {
 
 // Decide is the one place where ponder decides whether a tool call runs,
 // and whether a command runs inside the OS sandbox.
-// The order is: tools the agent may not use; ponder's own secrets; deny
-// rules; the hard limits of plan mode and read-only agents (which no allow
-// rule can lift); ask rules; allow rules; and last the mode's own default.
+// The order is: tools the caller may not use at all (outside its agent's
+// tools, denied outright by a rule, not offered to it); ponder's own
+// secrets; deny rules; the hard limits of plan mode and read-only agents
+// (which no allow rule can lift); ask rules; allow rules; and last the
+// mode's own default.
 func (e *Engine) Decide(c Context, a Access) Decision {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -291,12 +304,8 @@ type pathHints struct {
 // decide is Decide with the canonical paths and the parsed shell line
 // given; the caller holds e.mu.
 func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class shellclass.Result) Decision {
-	if slices.Contains(c.DeniedTools, a.Tool) {
-		who := "this agent"
-		if c.AgentType != "" {
-			who = "the " + c.AgentType + " agent"
-		}
-		return Decision{Behavior: Deny, Rule: "agent tools", Reason: fmt.Sprintf("%s may not use %s.", who, a.Tool)}
+	if d, ok := e.unusable(c, a); ok {
+		return d
 	}
 	if d, ok := guardSecrets(a, canon); ok {
 		return d

@@ -56,7 +56,7 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 // addSpec splits a Bash rule's specifier into words for later matching.
 // The caller holds the write lock, or owns e.
 func (e *Engine) addSpec(r Rule) {
-	if ruleKind(r.Tool) == KindExec && !anyCommand(r) {
+	if r.kind() == KindExec && !anyCommand(r) {
 		e.specs[r.Specifier] = parseCommandSpec(r.Specifier)
 	}
 }

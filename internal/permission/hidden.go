@@ -94,7 +94,7 @@ func (e *Engine) denyPatterns() (read, write []*pathPattern) {
 		if r.c == nil || len(r.c.paths) == 0 {
 			continue
 		}
-		switch ruleKind(r.Tool) {
+		switch r.kind() {
 		case KindRead:
 			read = append(read, r.c.paths...)
 		case KindWrite:
