@@ -228,6 +228,9 @@ func workDir(opts Options) (string, error) {
 // recorded in the transcript, so that it can be restored later even if
 // every other snapshot is lost.
 func (a *App) emit(e event.Event) {
+	if mc, ok := e.(event.ModeChanged); ok {
+		a.modeChanged(mc)
+	}
 	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
 		if plan, ok := a.plan.ReadPlan(""); ok {
 			_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{

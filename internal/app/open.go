@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ponder-agent/ponder/event"
 	"io/fs"
 	"os"
 
@@ -127,6 +128,7 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 		if err := json.Unmarshal(raw, &st); err == nil {
 			a.plan.Restore(st)
 			a.lastState = raw
+			a.modeChanged(event.ModeChanged{To: string(a.plan.Mode())})
 		} else {
 			a.warnings = append(a.warnings, fmt.Sprintf("%s: the saved plan-mode state is unreadable (%v); starting in default mode", tr.Path, err))
 		}

@@ -149,6 +149,9 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 		r.stop()
 	}
 	werr, leftOpen := r.finish()
+	if r.free != nil && r.free.wasStopped() {
+		stopped = "Command was stopped because plan mode began: while plan mode is on, commands run only inside the OS sandbox."
+	}
 	if leftOpen && werr == nil && stopped == "" {
 		werr = exec.ErrWaitDelay
 	}

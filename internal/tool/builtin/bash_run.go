@@ -34,6 +34,10 @@ type shellRun struct {
 	tracker *proctree.Tracker
 	pipe    *os.File
 	copied  chan struct{}
+	// free is set for a command outside the sandbox, which plan mode
+	// stops; shells holds it.
+	free   *freeRun
+	shells *Shells
 }
 
 // start runs the command in a session of its own (no controlling
@@ -44,8 +48,17 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	if confine.Sandbox && !c.opts.Sandbox.Available() {
 		return nil, errNoSandbox
 	}
+	var free *freeRun
+	if !confine.Sandbox && c.opts.Shells != nil {
+		f, err := c.opts.Shells.free.admit()
+		if err != nil {
+			return nil, err
+		}
+		free = f
+	}
 	rd, wr, err := os.Pipe()
 	if err != nil {
+		c.release(free)
 		return nil, fmt.Errorf("could not start %s: %v", c.opts.Shell, err)
 	}
 	cmd := exec.Command(c.opts.Shell, "-c", c.command)
@@ -64,10 +77,14 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	if err != nil {
 		rd.Close()
 		scope.End()
+		c.release(free)
 		return nil, fmt.Errorf("could not start %s: %v", c.opts.Shell, err)
 	}
-	r := &shellRun{proc: proc, pid: proc.Pid(), scope: scope, tracker: c.opts.Processes, pipe: rd, copied: make(chan struct{})}
+	r := &shellRun{proc: proc, pid: proc.Pid(), scope: scope, tracker: c.opts.Processes, pipe: rd, copied: make(chan struct{}), free: free, shells: c.opts.Shells}
 	scope.Keep(r.pid)
+	if free != nil {
+		free.started(r)
+	}
 	go func() {
 		_, _ = io.Copy(out, rd)
 		close(r.copied)
@@ -126,5 +143,15 @@ func (r *shellRun) finish() (err error, leftOpen bool) {
 	}
 	r.pipe.Close()
 	_ = r.proc.Cleanup()
+	if r.free != nil {
+		r.shells.free.release(r.free)
+	}
 	return err, leftOpen
+}
+
+// release forgets an admitted command that did not start.
+func (c *bashCall) release(f *freeRun) {
+	if f != nil {
+		c.opts.Shells.free.release(f)
+	}
 }

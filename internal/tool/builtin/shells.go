@@ -16,6 +16,9 @@ type Shells struct {
 	mu   sync.Mutex
 	next int
 	byID map[string]*shell
+	// free holds the commands running outside the sandbox, which plan
+	// mode stops.
+	free barrier
 }
 
 // NewShells returns an empty set of background shells.
@@ -87,6 +90,9 @@ func (s *Shells) status(sh *shell) string {
 	case <-sh.done:
 	default:
 		return "running"
+	}
+	if sh.r.free != nil && sh.r.free.wasStopped() {
+		return "stopped when plan mode began"
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
