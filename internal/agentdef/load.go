@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // frontMatter is the YAML header of an agent file.
@@ -95,7 +97,7 @@ func Load(dirs ...string) ([]Definition, []error) {
 
 // parseFile reads one agent file.
 func parseFile(path string) (Definition, error) {
-	data, err := os.ReadFile(path)
+	data, err := smallfile.Read(path, maxAgentFileSize)
 	if err != nil {
 		return Definition{}, err
 	}
@@ -153,3 +155,7 @@ func Parse(data []byte, source string) (Definition, error) {
 	}
 	return d, nil
 }
+
+// maxAgentFileSize bounds an agent file; anything larger is refused
+// rather than read.
+const maxAgentFileSize = 1 << 20

@@ -76,7 +76,11 @@ func (a *App) open() (err error) {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
 	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
-	a.system = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
+	system, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
+	a.system = system
+	if problem != "" {
+		a.warnings = append(a.warnings, problem)
+	}
 	a.main = a.newMain(history)
 	return nil
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	_ "embed"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,9 @@ import (
 	"sync"
 	"text/template"
 	"time"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 //go:embed prompt.md
@@ -39,7 +43,7 @@ const maxInstructions = 40_000
 // systemPrompt builds the system prompt. It stays the same for the whole
 // session so the provider's prompt cache keeps working; everything that
 // changes (plan mode, reminders) travels in the conversation instead.
-func systemPrompt(dir string, now time.Time, tools []string) string {
+func systemPrompt(dir string, now time.Time, tools []string, readable func(string) bool) (prompt, problem string) {
 	info := promptInfo{
 		Dir:      dir,
 		Git:      isGitRepo(dir),
@@ -49,29 +53,60 @@ func systemPrompt(dir string, now time.Time, tools []string) string {
 		HasAsk:   slices.Contains(tools, "AskUserQuestion"),
 		HasEnter: slices.Contains(tools, "EnterPlanMode"),
 	}
-	info.Instructions, info.InstructionsFile = projectInstructions(dir)
+	info.Instructions, info.InstructionsFile, problem = projectInstructions(dir, readable)
 	var b strings.Builder
 	if err := promptTemplate().Execute(&b, info); err != nil {
 		panic(err) // the template is part of the binary
 	}
-	return b.String()
+	return b.String(), problem
 }
 
 // projectInstructions reads AGENTS.md, or CLAUDE.md when there is no
-// AGENTS.md, from the project directory.
-func projectInstructions(dir string) (text, file string) {
+// AGENTS.md, from the project directory. The file is what a repository
+// says to the model, so it gets no more than a Read of it would: readable
+// says whether the rules let it be read without asking (a link to a file
+// a deny rule covers is not sent); a link may not lead out of the project
+// (a repository has no say over the user's other files); and
+// only a regular file's first maxInstructions bytes are read, never a
+// device or a pipe. problem says why a file that is there was left out.
+func projectInstructions(dir string, readable func(path string) bool) (text, file, problem string) {
 	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
+		path := filepath.Join(dir, name)
+		if _, err := os.Lstat(path); err != nil {
 			continue
 		}
-		s := strings.TrimSpace(string(data))
-		if len(s) > maxInstructions {
-			s = s[:maxInstructions] + "\n[… the rest of " + name + " was left out]"
+		if !insideDir(dir, path) {
+			return "", "", fmt.Sprintf("%s was not given to the model: it is a link that leads out of the project", path)
 		}
-		return s, name
+		if readable != nil && !readable(path) {
+			return "", "", fmt.Sprintf("%s was not given to the model: the permission rules do not let ponder read it without asking", path)
+		}
+		data, err := smallfile.Prefix(path, maxInstructions)
+		if err != nil {
+			return "", "", fmt.Sprintf("%s was not given to the model: %v", path, err)
+		}
+		s := strings.TrimSpace(string(data))
+		if len(data) > maxInstructions {
+			s = strings.TrimSpace(string(data[:maxInstructions])) + "\n[… the rest of " + name + " was left out]"
+		}
+		return s, name, ""
 	}
-	return "", ""
+	return "", "", ""
+}
+
+// insideDir reports whether path, with every link resolved, lies in dir
+// (also resolved).
+func insideDir(dir, path string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	p, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // isGitRepo reports whether dir is inside a git work tree.
@@ -86,4 +121,12 @@ func isGitRepo(dir string) bool {
 		}
 		d = parent
 	}
+}
+
+// readsFreely says whether the permission rules let a file be read
+// without asking, as a Read of it in the default mode would be.
+func (a *App) readsFreely(path string) bool {
+	d := a.perm.Decide(permission.Context{Mode: permission.ModeDefault},
+		permission.Access{Tool: "Read", Kind: permission.KindRead, Paths: []string{path}})
+	return d.Behavior == permission.Allow
 }

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // Options say where to look for settings.
@@ -127,7 +129,7 @@ func Load(o Options) (*Config, error) {
 		if f.scope != ScopeUser && resolved(f.path) == resolved(userFile) {
 			continue // the project is ponder's config directory's parent
 		}
-		data, err := os.ReadFile(f.path)
+		data, err := smallfile.Read(f.path, maxSettingsSize)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -269,3 +271,7 @@ func Bool(p *bool, def bool) bool { return deref(p, def) }
 
 // Int returns *p, or def when p is nil.
 func Int(p *int, def int) int { return deref(p, def) }
+
+// maxSettingsSize bounds a settings file; anything larger is refused
+// rather than read.
+const maxSettingsSize = 4 << 20

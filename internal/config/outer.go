@@ -3,9 +3,10 @@ package config
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // outerLayers reads the settings of the projects that hold the project
@@ -31,7 +32,7 @@ func outerLayers(projectDir, configDir, home string) ([]Layer, error) {
 			var found []Layer
 			for _, name := range []string{"settings.json", "settings.local.json"} {
 				p := filepath.Join(d, ".ponder", name)
-				data, err := os.ReadFile(p)
+				data, err := smallfile.Read(p, maxSettingsSize)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue
 				}
