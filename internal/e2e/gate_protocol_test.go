@@ -30,6 +30,8 @@ func TestDeniedToolIsWithheldAlikeFromEverySource(t *testing.T) {
 		{"Write", []string{"Write", "Edit"}, fakemodel.ToolCall{Name: "Edit", Input: map[string]any{
 			"file_path": "notes.txt", "old_string": "old", "new_string": "new"}}},
 		{"Bash(*)", []string{"Bash"}, fakemodel.ToolCall{Name: "Bash", Input: map[string]any{"command": "touch ran.txt"}}},
+		{"Task(*)", []string{"Task"}, fakemodel.ToolCall{Name: "Task", Input: map[string]any{
+			"description": "write", "prompt": "write it", "subagent_type": "general-purpose"}}},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			forAPIs(t, func(t *testing.T, api string) {

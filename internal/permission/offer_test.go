@@ -32,6 +32,9 @@ func TestToolsNotOfferedAreRefused(t *testing.T) {
 		{[]string{"NotebookEdit"}, Context{}, "Edit", false, "Denied by the permission rule NotebookEdit"},
 		{[]string{"Bash(*)"}, Context{}, "Bash", false, "Denied by the permission rule Bash(*)"},
 		{[]string{"Bash(rm:*)"}, Context{}, "Bash", true, ""},
+		{[]string{"Task(*)"}, Context{}, "Task", false, "Denied by the permission rule Task(*)"},
+		{[]string{"WebFetch(*)"}, Context{}, "WebFetch", false, "Denied by the permission rule WebFetch(*)"},
+		{[]string{"Task(Explore*)"}, Context{}, "Task", true, ""},
 		{[]string{"Read(.env)"}, Context{}, "Read", true, ""},
 		{[]string{"TodoWrite"}, Context{}, "ExitPlanMode", true, ""},
 		{[]string{"BashOutput"}, Context{}, "Read", true, ""}, // a tool of no file kind names itself only
@@ -104,5 +107,26 @@ func TestRulesLearnKindsFromTheTools(t *testing.T) {
 	}
 	if e, _ := NewEngine(Rules{Deny: []string{"BashOutput", "KillShell(x)"}, Tools: sessionKinds}, root, t.TempDir()); !strings.Contains(strings.Join(e.Warnings(), "\n"), "takes no specifier") || strings.Contains(strings.Join(e.Warnings(), "\n"), "names no tool") {
 		t.Errorf("warnings %v", e.Warnings())
+	}
+}
+
+// Agent types in Task rules are patterns; a tool name that differs from
+// one of ponder's only in case is an error, not a rule that matches
+// nothing.
+func TestTaskPatternsAndToolNameCase(t *testing.T) {
+	root := t.TempDir()
+	e, err := NewEngine(Rules{Deny: []string{"Task(Explore*)", "Task(gen*-purpose)"}, Tools: sessionKinds}, root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for agent, want := range map[string]Behavior{"Explore": Deny, "ExploreDeep": Deny, "general-purpose": Deny, "Plan": Allow, "reviewer": Allow} {
+		if d := e.Decide(Context{Mode: ModeDefault}, Access{Tool: "Task", Kind: KindAgent, Target: agent}); d.Behavior != want {
+			t.Errorf("Task %s: %v (%s), want %v", agent, d.Behavior, d.Reason, want)
+		}
+	}
+	for _, bad := range []string{"bash", "BASH(ls)", "task", "Task([)"} {
+		if _, err := NewEngine(Rules{Deny: []string{bad}, Tools: sessionKinds}, root, t.TempDir()); err == nil {
+			t.Errorf("deny rule %s was accepted", bad)
+		}
 	}
 }

@@ -2,6 +2,8 @@ package permission
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 )
 
@@ -64,7 +66,8 @@ func ParseRule(text string) (Rule, error) {
 		if strings.ContainsAny(s, ") ") {
 			return Rule{}, fmt.Errorf("permission rule %q: a tool name has no spaces or parentheses", text)
 		}
-		return Rule{Tool: s, Text: s}, nil
+		r := Rule{Tool: s, Text: s}
+		return r, checkToolName(r, text)
 	}
 	if !strings.HasSuffix(s, ")") || open == 0 {
 		return Rule{}, fmt.Errorf("permission rule %q: want Tool or Tool(specifier)", text)
@@ -77,10 +80,33 @@ func ParseRule(text string) (Rule, error) {
 	if strings.ContainsAny(r.Tool, "() ") {
 		return Rule{}, fmt.Errorf("permission rule %q: want Tool or Tool(specifier)", text)
 	}
+	if spec == "*" {
+		// Tool(*) is every use of the tool, as Tool alone is.
+		r.Specifier = ""
+		return r, checkToolName(r, text)
+	}
+	if err := checkToolName(r, text); err != nil {
+		return Rule{}, err
+	}
 	if err := checkSpecifier(r); err != nil {
 		return Rule{}, fmt.Errorf("permission rule %q: %v", text, err)
 	}
 	return r, nil
+}
+
+// checkToolName rejects a tool name that differs from one of ponder's
+// only in case: such a rule would match nothing, and a deny rule that
+// silently protects nothing is worse than a refusal to start.
+func checkToolName(r Rule, text string) error {
+	if slices.Contains(knownTools, r.Tool) {
+		return nil
+	}
+	for _, k := range knownTools {
+		if strings.EqualFold(k, r.Tool) {
+			return fmt.Errorf("permission rule %q: tool names are case-sensitive; write %s", text, k)
+		}
+	}
+	return nil
 }
 
 // checkSpecifier rejects specifiers that could never match what their
@@ -94,6 +120,10 @@ func checkSpecifier(r Rule) error {
 	case KindNetwork:
 		_, err := parseURLSpec(r.Specifier)
 		return err
+	case KindAgent:
+		if _, err := path.Match(r.Specifier, ""); err != nil {
+			return fmt.Errorf("%q is not a valid agent-type pattern (* ? and [...] are wildcards)", r.Specifier)
+		}
 	}
 	return nil
 }
@@ -190,6 +220,11 @@ func (m matcher) matchWhole(r Rule, a Access) bool {
 			return r.c.url.matches(a.Target)
 		}
 		return networkMatches(r.Specifier, a.Target)
+	}
+	if a.Kind == KindAgent {
+		// Agent types may be named by pattern: Task(Explore*).
+		ok, _ := path.Match(r.Specifier, a.Target)
+		return ok
 	}
 	return r.Specifier == a.Target
 }
