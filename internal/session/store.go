@@ -1,10 +1,13 @@
 package session
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,11 +21,15 @@ import (
 // transcripts in <session-id>/agent-<agent-id>.jsonl beside it.
 type Store struct {
 	Dir string
+	// Project is the directory whose sessions the store lists. Several
+	// directories can share a key (a.b and a/b); a transcript whose
+	// header names another directory is not this one's.
+	Project string
 }
 
 // NewStore returns the store of the project at projectDir.
 func NewStore(configDir, projectDir string) Store {
-	return Store{Dir: filepath.Join(configDir, "projects", ProjectKey(projectDir))}
+	return Store{Dir: filepath.Join(configDir, "projects", ProjectKey(projectDir)), Project: projectDir}
 }
 
 // ProjectKey turns a project path into a directory name: every character
@@ -84,6 +91,11 @@ func (s Store) List() ([]Info, error) {
 			// An empty file holds no session (older versions could
 			// leave one behind on a full disk).
 			continue
+		}
+		if s.Project != "" {
+			if cwd := headerCwd(filepath.Join(s.Dir, name)); cwd != "" && cwd != s.Project {
+				continue // another directory with the same key
+			}
 		}
 		out = append(out, Info{ID: strings.TrimSuffix(name, ".jsonl"), Path: filepath.Join(s.Dir, name), Modified: info.ModTime(), Size: info.Size()})
 	}
@@ -153,3 +165,27 @@ func (s Store) Find(id string) (Info, error) {
 	}
 	return Info{}, fmt.Errorf("session id %q is ambiguous: %d sessions start with it", id, len(found))
 }
+
+// headerCwd returns the directory a transcript's header names, or "" when
+// the first line cannot say.
+func headerCwd(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(io.LimitReader(f, maxHeaderLine), 4096).ReadBytes('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	var h struct {
+		Cwd string `json:"cwd"`
+	}
+	if json.Unmarshal(line, &h) != nil {
+		return ""
+	}
+	return h.Cwd
+}
+
+// maxHeaderLine bounds what is read of a transcript's first line.
+const maxHeaderLine = 1 << 16
