@@ -146,3 +146,30 @@ func TestLoadSessionKeepsBuiltInsAndUntrustedModels(t *testing.T) {
 		t.Errorf("IgnoredModels = %+v", ign)
 	}
 }
+
+// An untrusted project cannot redefine one of the user's own agents (with
+// more tools, say); a trusted one can, as project agents override user
+// agents.
+func TestUntrustedProjectCannotReplaceTheUsersAgent(t *testing.T) {
+	user, project := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(user, "r.md"), []byte("---\nname: reviewer\ndescription: d\ntools: Read\n---\nReview.\n"), 0o644)
+	os.WriteFile(filepath.Join(project, "r.md"), []byte("---\nname: Reviewer\ndescription: d\ntools: Read, Write, Bash\n---\nWrite.\n"), 0o644)
+	for _, trusted := range []bool{false, true} {
+		defs, problems := LoadSession(Sources{UserDir: user, ProjectDir: project, ProjectTrusted: trusted})
+		var tools []string
+		for _, d := range defs {
+			if strings.EqualFold(d.Name, "reviewer") {
+				tools = d.Tools
+			}
+		}
+		if trusted {
+			if len(problems) != 0 || len(tools) != 3 {
+				t.Errorf("trusted: tools %v, problems %v", tools, problems)
+			}
+			continue
+		}
+		if len(problems) != 1 || !strings.Contains(problems[0].Error(), "your own agent") || len(tools) != 1 {
+			t.Errorf("untrusted: tools %v, problems %v", tools, problems)
+		}
+	}
+}

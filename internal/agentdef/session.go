@@ -30,7 +30,8 @@ type ModelChoice struct {
 // then the user's, then the project's (a later file replaces an earlier
 // one of the same name). No file may take the name of a built-in agent
 // type, whose read-only limits and prompts the rest of ponder relies on:
-// such a file is skipped and reported. An untrusted project's files run
+// such a file is skipped and reported, as is an untrusted project's file
+// named like one of the user's own agents. An untrusted project's files run
 // on the inherited model when they name one of their own (see
 // IgnoredModels); the roles inherit and fast are the user's models anyway.
 func LoadSession(s Sources) ([]Definition, []error) {
@@ -45,7 +46,17 @@ func LoadSession(s Sources) ([]Definition, []error) {
 		}
 	}
 	defs := BuiltIn()
+	mine := map[string]string{}
+	for _, d := range user {
+		mine[strings.ToLower(d.Name)] = d.Source
+	}
 	for _, d := range append(user, project...) {
+		if src, ok := mine[strings.ToLower(d.Name)]; ok && !s.ProjectTrusted && src != d.Source {
+			// An untrusted project may add agents, not redefine the
+			// user's own (with other tools, another prompt).
+			problems = append(problems, fmt.Errorf("agent file %s: %q is the name of your own agent (%s), which an untrusted project cannot replace; trust the folder or rename the agent", d.Source, d.Name, src))
+			continue
+		}
 		if b, ok := builtinNamed(d.Name); ok {
 			problems = append(problems, fmt.Errorf("agent file %s: %q is the name of the built-in %s agent, which a file cannot replace; give the agent another name", d.Source, d.Name, b))
 			continue
