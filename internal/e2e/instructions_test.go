@@ -107,3 +107,15 @@ func TestRepositoryFilesThatAreNotFiles(t *testing.T) {
 		}
 	}
 }
+
+// A model's answer cannot drive the user's terminal through ponder -p's
+// text output: OSC 52 (clipboard), titles and colours are removed.
+func TestTextOutputCarriesNoTerminalEscapes(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, fakemodel.Reply{Text: "done\x1b]52;c;ZWNobyBwd25lZA==\x07 \x1b[2Jclean"})
+		o := w.mustRun(0, "", "-p", "hello")
+		if strings.ContainsRune(o.stdout, 0x1b) || strings.ContainsRune(o.stdout, 0x07) || strings.TrimSpace(o.stdout) != "done clean" {
+			t.Fatalf("stdout %q", o.stdout)
+		}
+	})
+}

@@ -204,14 +204,14 @@ func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 func (r *runner) text(out Result) {
 	switch {
 	case out.Subtype == "plan_pending":
-		fmt.Fprintln(r.o.Stdout, strings.TrimRight(out.Plan, "\n"))
+		fmt.Fprintln(r.o.Stdout, printable(strings.TrimRight(out.Plan, "\n")))
 		fmt.Fprintf(r.o.Stderr, "ponder: the plan (%s) is waiting for approval. Answer with:\n  ponder -p --resume %s --approve-plan accept-edits\n  ponder -p --resume %s --reject-plan \"what to change\"\n", out.PlanFile, out.SessionID, out.SessionID)
 	case out.IsError:
 		if out.Result != "" && out.Result != out.Error {
-			fmt.Fprintln(r.o.Stdout, out.Result)
+			fmt.Fprintln(r.o.Stdout, printable(out.Result))
 		}
-		fmt.Fprintln(r.o.Stderr, "ponder: "+out.Error)
+		fmt.Fprintln(r.o.Stderr, "ponder: "+printable(out.Error))
 	default:
-		fmt.Fprintln(r.o.Stdout, out.Result)
+		fmt.Fprintln(r.o.Stdout, printable(out.Result))
 	}
 }

@@ -79,7 +79,7 @@ func (w *writer) plain(e event.Event) {
 	}
 	if msg != "" {
 		w.mu.Lock()
-		fmt.Fprintln(w.errOut, "ponder: "+msg)
+		fmt.Fprintln(w.errOut, "ponder: "+printable(msg))
 		w.mu.Unlock()
 	}
 }
