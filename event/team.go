@@ -35,7 +35,7 @@ type TeamMessage struct {
 	To   string `json:"to"`
 	// Type is the message's kind: text, plan_approval_request,
 	// plan_approval_response, idle, shutdown_request, …
-	Type string `json:"type"`
+	Type string `json:"message_type"`
 	// Text is the message's text, a plan, or feedback.
 	Text      string `json:"text,omitempty"`
 	RequestID string `json:"request_id,omitempty"`

@@ -102,7 +102,11 @@ func aliceReplies() []fakemodel.Reply {
 		{Name: "alice asks", When: me(fakemodel.Match{ToolResult: "nothing but the plan file may change"}),
 			ToolCalls: tools(call{Name: "ExitPlanMode", Input: map[string]any{}})},
 		{Name: "alice revises", When: me(fakemodel.Match{ToolResult: "add a README line"}),
-			ToolCalls: []fakemodel.ToolCall{planWrite("# alice plan v2\n\nWrite alice.txt, and a README line.\n"), {Name: "ExitPlanMode", Input: map[string]any{}}}},
+			// A teammate started again has read nothing yet: the plan
+			// file is read before it is written.
+			ToolCalls: []fakemodel.ToolCall{{Name: "Read", InputFunc: func(r *fakemodel.Request) any {
+				return map[string]any{"file_path": planPath(r)}
+			}}, planWrite("# alice plan v2\n\nWrite alice.txt, and a README line.\n"), {Name: "ExitPlanMode", Input: map[string]any{}}}},
 		{Name: "alice implements", When: me(fakemodel.Match{ToolResult: "approved your plan"}),
 			ToolCalls: []fakemodel.ToolCall{writeCall("alice.txt", "hello from alice\n")}},
 		{Name: "alice done", When: me(fakemodel.Match{ToolResult: "alice.txt ("}), Text: "alice wrote alice.txt"},

@@ -1,0 +1,158 @@
+package e2e
+
+import (
+	"bufio"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+)
+
+// startTeammate runs ponder teammate in the project with its own config
+// directory; its stream-json output is read like a session's.
+func startTeammate(w *world, cfg string, args ...string) *session {
+	w.t.Helper()
+	all := append([]string{"teammate", "--output-format", "stream-json"}, args...)
+	cmd := exec.Command(ponderBin, all...)
+	cmd.Dir = w.dir
+	env := []string{}
+	for _, e := range w.env() {
+		if !strings.HasPrefix(e, "PONDER_CONFIG_DIR=") {
+			env = append(env, e)
+		}
+	}
+	cmd.Env = append(env, "PONDER_CONFIG_DIR="+cfg)
+	s := &session{t: w.t, cmd: cmd}
+	cmd.Stderr = &s.stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	s.out = bufio.NewReader(stdout)
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return s
+}
+
+// isEvent matches a stream-json event line with these fields.
+func isEvent(name string, fields map[string]any) func(map[string]any) bool {
+	return func(m map[string]any) bool {
+		if m["type"] != "event" || m["event"] != name {
+			return false
+		}
+		for k, v := range fields {
+			if m[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// startNATS runs a JetStream server on 127.0.0.1 for the test.
+func startNATS(t *testing.T) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{ServerName: "ponder-e2e", Host: "127.0.0.1", Port: -1,
+		JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		s.Shutdown()
+		t.Fatal("the NATS server did not start")
+	}
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	return "nats://" + s.Addr().(*net.TCPAddr).String()
+}
+
+// TestTeamProcessTeammateRestartsAwaitingApproval: the teammate is a
+// ponder process of its own, over the file mailbox (one config directory)
+// and over NATS JetStream (separate config directories, as on two
+// machines). Its plan reaches the stream-json lead as a control request;
+// the teammate is killed while it waits, the host rejects the plan with
+// feedback meanwhile, and the teammate started again applies the answer,
+// revises, and implements once the lead's model approves.
+func TestTeamProcessTeammateRestartsAwaitingApproval(t *testing.T) {
+	for _, kind := range []string{"files", "nats"} {
+		t.Run(kind, func(t *testing.T) {
+			forAPIs(t, func(t *testing.T, api string) {
+				lead := func(m fakemodel.Match) fakemodel.Match { m.HasTool = "SpawnTeammate"; return m }
+				replies := append(aliceReplies(),
+					fakemodel.Reply{Name: "lead leaves v1 to the user", When: lead(fakemodel.Match{LastUser: "alice plan v1"}), Text: "The user will answer."},
+					fakemodel.Reply{Name: "lead approves v2", When: lead(fakemodel.Match{LastUser: "alice plan v2"}),
+						ToolCalls: []fakemodel.ToolCall{{Name: "SendMessage", InputFunc: func(r *fakemodel.Request) any {
+							return map[string]any{"type": "plan_approval_response", "to": "alice", "request_id": lastRequestID(r), "approve": true, "mode": "acceptEdits"}
+						}}}},
+					fakemodel.Reply{Name: "lead notes", When: lead(fakemodel.Match{ToolResult: "alice's plan"}), Text: "Answered.", Times: -1},
+					fakemodel.Reply{Name: "lead notes idle", When: lead(fakemodel.Match{LastUser: "is idle"}), Text: "Noted.", Times: -1},
+				)
+				w := newWorld(t, api, replies...)
+				mateCfg := w.cfg
+				if kind == "nats" {
+					url := startNATS(t)
+					mateCfg = filepath.Join(filepath.Dir(w.cfg), "mate-config")
+					settings := `{"team": {"mailbox": "` + url + `"}}`
+					w.userSettings(settings)
+					if err := os.MkdirAll(mateCfg, 0o700); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(mateCfg, "settings.json"), []byte(settings), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				host := w.start("--team", "core")
+				host.killAfter(45 * time.Second)
+				mateArgs := []string{"--team", "core", "--name", "alice"}
+				mate := startTeammate(w, mateCfg, append(mateArgs, "--plan-mode-required", "--permission-mode", "acceptEdits", aliceTask)...)
+				mate.killAfter(45 * time.Second)
+
+				req := host.control("plan_exit")
+				r, _ := req["request"].(map[string]any)
+				if r["agent_id"] != "teammate:alice" || !strings.Contains(r["plan"].(string), "alice plan v1") {
+					t.Fatalf("the host was asked %v; want alice's first plan", r)
+				}
+				mate.next("alice waiting", isEvent("teammate_state", map[string]any{"state": "awaiting_approval"}))
+				mate.cmd.Process.Kill()
+				mate.cmd.Wait()
+				if got := w.read("alice.txt"); got != "<missing>" {
+					t.Fatalf("alice.txt = %q before any approval", got)
+				}
+
+				host.answer(req, map[string]any{"option": "reject", "feedback": "Please add a README line too."})
+				host.next("the answer sent", isEvent("team_message", map[string]any{"message_type": "plan_approval_response", "sent": true}))
+
+				again := startTeammate(w, mateCfg, mateArgs...)
+				again.killAfter(45 * time.Second)
+				again.next("alice idle", isEvent("teammate_state", map[string]any{"state": "idle"}))
+				if got := w.read("alice.txt"); got != "hello from alice\n" {
+					t.Errorf("alice.txt = %q; want alice's implementation\nteammate stderr:\n%s", got, again.stderr.String())
+				}
+				host.next("alice idle at the lead", isEvent("teammate_state", map[string]any{"name": "alice", "state": "idle"}))
+
+				recs := teamRecords(t, mateCfg, aliceTask)
+				if n := countRecords(recs, map[string]any{"event": "received", "type": "plan_approval_response"}); n != 2 {
+					t.Errorf("alice applied %d answers; want the rejection (while it was down) and the approval: %v", n, recs)
+				}
+				if n := countRecords(recs, map[string]any{"event": "ignored"}); n != 0 {
+					t.Errorf("alice ignored %d answers: %v", n, recs)
+				}
+				leadRecs := teamRecords(t, w.cfg, "alice plan v1")
+				if countRecords(leadRecs, map[string]any{"event": "sent", "type": "plan_approval_response", "by": "user"}) != 1 ||
+					countRecords(leadRecs, map[string]any{"event": "sent", "type": "plan_approval_response", "by": "model"}) != 1 {
+					t.Errorf("the lead's transcript should record one answer by the host and one by the model: %v", leadRecs)
+				}
+				host.close()
+			})
+		})
+	}
+}
