@@ -252,3 +252,29 @@ func TestTeamForgedAnswersAreIgnored(t *testing.T) {
 		}
 	})
 }
+
+// TestTeamMailboxFromAnUntrustedRepository: a repository's own settings
+// cannot send the team's plans to a server of its choosing until the
+// folder is trusted; the user's command line (--trust) lets it count.
+func TestTeamMailboxFromAnUntrustedRepository(t *testing.T) {
+	url := startNATS(t)
+	w := newWorld(t, "anthropic", fakemodel.Reply{Name: "hello", Text: "hello", Times: -1})
+	w.write(".ponder/settings.json", `{"team": {"mailbox": "`+url+`"}}`)
+	inboxes := filepath.Join(w.cfg, "teams", "core", "inboxes")
+
+	o := w.mustRun(0, "", "-p", "--team", "core", "--output-format", "stream-json", "hi")
+	if !strings.Contains(o.stdout, "leads team core (mailbox: files)") {
+		t.Errorf("untrusted: the repository's mailbox counted:\n%s", o.stdout)
+	}
+	if !strings.Contains(o.stderr+o.stdout, "team.mailbox") {
+		t.Errorf("the trust notice does not name team.mailbox:\n%s\n%s", o.stdout, o.stderr)
+	}
+	if _, err := os.Stat(inboxes); err != nil {
+		t.Errorf("untrusted: the file mailbox was not used: %v", err)
+	}
+
+	o = w.mustRun(0, "", "-p", "--team", "core", "--trust", "--output-format", "stream-json", "hi")
+	if !strings.Contains(o.stdout, "leads team core (mailbox: "+url+")") {
+		t.Errorf("trusted: the repository's mailbox did not count:\n%s", o.stdout)
+	}
+}
