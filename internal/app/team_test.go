@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/team/mailbox"
+	"github.com/ponder-agent/ponder/internal/tool/teamtool"
+)
+
+// askLead puts a plan approval request from alice in the lead's inbox and
+// waits for the lead to take it in.
+func askLead(t *testing.T, a *App, events <-chan event.Event) string {
+	t.Helper()
+	mb, err := mailbox.Open("files", a.cfg.ConfigDir, "core")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mb.Close()
+	req, err := mailbox.NewPlanApprovalRequest("core", "alice", "lead", mailbox.PlanApprovalRequest{PlanContent: "# plan\n", PlanPath: "/p.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mb.Send(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := req.PlanApprovalRequest()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case e := <-events:
+			if s, ok := e.(event.TeammateState); ok && s.State == event.TeammateAwaitingApproval {
+				return id.RequestID
+			}
+		case <-timeout:
+			t.Fatal("the lead never took the request in")
+		}
+	}
+}
+
+// A lead in plan mode may send a teammate's plan back but not approve it:
+// an approval would let files change before the lead's own plan is.
+func TestLeadInPlanModeCannotApprove(t *testing.T) {
+	a, _ := newTestApp(t, Options{Team: &TeamOptions{Team: "core"}, Mode: "plan"})
+	events, stop := a.Subscribe(64)
+	defer stop()
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id := askLead(t, a, events)
+	tt := teamTools{a}
+	_, err := tt.SendMessage(context.Background(), teamtool.Outgoing{To: "alice", Response: &teamtool.Response{RequestID: id, Approve: true}})
+	if err == nil || !strings.Contains(err.Error(), "plan mode") {
+		t.Fatalf("approval in plan mode: %v", err)
+	}
+	if _, err := tt.SendMessage(context.Background(), teamtool.Outgoing{To: "alice", Response: &teamtool.Response{RequestID: id, Feedback: "more"}}); err != nil {
+		t.Fatalf("rejection in plan mode: %v", err)
+	}
+}
+
+// The first answer wins: a front end answers, and the model's later
+// answer to the same request is refused and says who answered.
+func TestFrontEndAnswerWinsOverModel(t *testing.T) {
+	a, _ := newTestApp(t, Options{Team: &TeamOptions{Team: "core"}, Interactive: true})
+	events, stop := a.Subscribe(64)
+	defer stop()
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id := askLead(t, a, events)
+	var q event.Question
+	for q.ID == "" {
+		if e, ok := (<-events).(event.QuestionAsked); ok {
+			q = e.Question
+		}
+	}
+	if q.AgentID != "teammate:alice" || q.Plan != "# plan\n" {
+		t.Fatalf("the front end was asked %+v", q)
+	}
+	if !a.Answer(q.ID, event.Answer{Option: event.OptionReject, Feedback: "smaller steps"}) {
+		t.Fatal("the answer was not taken")
+	}
+	for {
+		if m, ok := (<-events).(event.TeamMessage); ok && m.Sent {
+			if m.Approved == nil || *m.Approved || m.Text != "smaller steps" {
+				t.Fatalf("sent %+v", m)
+			}
+			break
+		}
+	}
+	_, err := teamTools{a}.SendMessage(context.Background(), teamtool.Outgoing{To: "alice", Response: &teamtool.Response{RequestID: id, Approve: true}})
+	if err == nil || !strings.Contains(err.Error(), "answered already (rejected by user)") {
+		t.Fatalf("the model answered a request the user had answered: %v", err)
+	}
+}
