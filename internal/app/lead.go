@@ -169,9 +169,7 @@ func (a *App) setTeammate(name, state, requestID, summary string) {
 	l := a.lead
 	st := event.TeammateState{Team: l.m.team, Name: name, State: state, RequestID: requestID, Summary: summary}
 	l.mu.Lock()
-	if old, ok := l.states[name]; ok && summary == "" {
-		st.SessionID = old.SessionID
-	}
+	st.SessionID = l.states[name].SessionID
 	l.states[name] = st
 	l.mu.Unlock()
 	a.logTeam(teamRecord{Event: "state", From: name, State: state, RequestID: requestID})

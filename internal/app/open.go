@@ -75,7 +75,7 @@ func (a *App) open() (err error) {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
 	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
-	a.system = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
+	a.system = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault)) + teamPrompt(a.opts.Team)
 	a.main = a.newMain(history)
 	return nil
 }

@@ -192,3 +192,15 @@ func (a *App) withTeamMessages(text string) string {
 	}
 	return strings.Join(msgs, "\n\n") + "\n\n" + text
 }
+
+// HasTeamMessages says messages of the team wait for the lead's model
+// (SendTeam would run a turn). It only looks at memory.
+func (a *App) HasTeamMessages() bool {
+	l := a.lead
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.inbox) > 0
+}
