@@ -32,6 +32,7 @@ type leadState struct {
 	// asks are the questions put to the front ends, by request ID.
 	asks  map[string]context.CancelFunc
 	mates map[string]*mateRun
+	procs map[string]*mateProc
 	wg    sync.WaitGroup
 }
 
@@ -64,7 +65,7 @@ func (a *App) openLead() error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &leadState{m: m, requests: reqs, cancel: cancel, loopDone: make(chan struct{}), wake: make(chan struct{}, 1),
-		states: map[string]event.TeammateState{}, asks: map[string]context.CancelFunc{}, mates: map[string]*mateRun{}}
+		states: map[string]event.TeammateState{}, asks: map[string]context.CancelFunc{}, mates: map[string]*mateRun{}, procs: map[string]*mateProc{}}
 	a.lead = l
 	a.infos = append(a.infos, fmt.Sprintf("This session leads team %s (mailbox: %s).", m.team, redactSetting(m.setting)))
 	for _, r := range reqs.Open() {
@@ -263,6 +264,9 @@ func (a *App) closeLead() {
 	l.mu.Lock()
 	for _, r := range l.mates {
 		r.cancel()
+	}
+	for _, p := range l.procs {
+		p.stop()
 	}
 	l.mu.Unlock()
 	l.cancel()

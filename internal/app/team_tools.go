@@ -64,9 +64,14 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	}
 	l.mu.Lock()
 	_, running := l.mates[s.Name]
+	_, proc := l.procs[s.Name]
+	running = running || proc
 	l.mu.Unlock()
 	if running {
 		return "", fmt.Errorf("teammate %s is running already; send it a message instead", s.Name)
+	}
+	if s.Process {
+		return a.spawnProcess(s)
 	}
 	o := a.opts
 	topts := Options{Dir: a.dir, ConfigDir: a.cfg.ConfigDir, Getenv: o.Getenv, Provider: o.Provider, Model: o.Model,

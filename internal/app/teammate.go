@@ -169,7 +169,11 @@ func (a *App) RunTeammate(ctx context.Context, prompt string) error {
 			}
 		}
 	}
-	_ = a.setMateState(event.TeammateStopped, a.outstanding(), "")
+	if a.outstanding() == "" {
+		// A teammate stopped while its plan waits stays waiting: started
+		// again, it applies the answer.
+		_ = a.setMateState(event.TeammateStopped, "", "")
+	}
 	return nil
 }
 

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
@@ -161,14 +163,22 @@ func leadAnswers(w **world, seen *sync.Map) []fakemodel.Reply {
 // lead's model, and writes its file only after the revised plan is
 // approved; the one that planned on its own leaves plan mode by itself.
 func TestTeamInProcessPlanApproval(t *testing.T) {
+	for _, process := range []bool{false, true} {
+		t.Run(map[bool]string{false: "in-process", true: "processes"}[process], func(t *testing.T) {
+			teamPlanApproval(t, process)
+		})
+	}
+}
+
+func teamPlanApproval(t *testing.T, process bool) {
 	forAPIs(t, func(t *testing.T, api string) {
 		var seen sync.Map
 		var w *world
 		replies := []fakemodel.Reply{
 			{Name: "lead starts the team", When: fakemodel.Match{FirstUser: leadTask, LastUser: leadTask},
 				ToolCalls: tools(
-					call{Name: "SpawnTeammate", Input: map[string]any{"name": "alice", "prompt": aliceTask, "plan_mode_required": true, "mode": "acceptEdits"}},
-					call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask, "mode": "acceptEdits"}})},
+					call{Name: "SpawnTeammate", Input: map[string]any{"name": "alice", "prompt": aliceTask, "plan_mode_required": true, "mode": "acceptEdits", "process": process}},
+					call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask, "mode": "acceptEdits", "process": process}})},
 			{Name: "lead waits", When: fakemodel.Match{FirstUser: leadTask, ToolResult: "Teammate bob started"}, Text: "The team is at work."},
 		}
 		replies = append(replies, leadAnswers(&w, &seen)...)
@@ -227,5 +237,35 @@ func TestTeamInProcessPlanApproval(t *testing.T) {
 		if !strings.Contains(out.stdout, `"teammate_state"`) {
 			t.Error("the lead's stream-json output shows no teammate state")
 		}
+		if process {
+			// Each teammate ran as a process of its own, logged its
+			// output, and is gone once the lead has ended.
+			pids := 0
+			for _, r := range w.srv.Requests() {
+				for _, tr := range toolResults(r) {
+					m := pidRE.FindStringSubmatch(tr.Content)
+					if m == nil {
+						continue
+					}
+					pids++
+					pid, _ := strconv.Atoi(m[1])
+					if syscall.Kill(pid, 0) == nil {
+						t.Errorf("teammate process %d outlived the lead", pid)
+					}
+				}
+			}
+			if pids < 2 {
+				t.Errorf("the lead's model saw %d teammate processes start; want 2", pids)
+			}
+			for _, name := range []string{"alice", "bob"} {
+				data, err := os.ReadFile(filepath.Join(w.cfg, "teams", "core", "logs", name+".jsonl"))
+				if err != nil || !strings.Contains(string(data), `"subtype":"init"`) {
+					t.Errorf("no log of teammate %s: %v", name, err)
+				}
+			}
+		}
 	})
 }
+
+// pidRE finds the pid SpawnTeammate reports for a teammate process.
+var pidRE = regexp.MustCompile(`process of its own \(pid (\d+)\)`)

@@ -18,11 +18,12 @@ import (
 
 // Spawn is what a SpawnTeammate call asks for.
 type Spawn struct {
-	Team             string
 	Name             string
 	Prompt           string
 	Mode             string
 	PlanModeRequired bool
+	// Process runs the teammate as a ponder process of its own.
+	Process bool
 }
 
 // Outgoing is what a SendMessage call asks to send. The sender is the
@@ -59,9 +60,9 @@ type SpawnTeammate struct {
 type spawnInput struct {
 	Name             string `json:"name" desc:"The teammate's name: lower-case letters, digits, - and _. Messages to it use this name."`
 	Prompt           string `json:"prompt" desc:"The teammate's task, with all the context it needs: it sees nothing of this conversation."`
-	Team             string `json:"team,omitempty" desc:"The team's name; by default the team this session leads (one is made for it when it has none)."`
 	Mode             string `json:"mode,omitempty" desc:"The permission mode the teammate works in: default, acceptEdits or plan. With plan_mode_required it is the mode it gets once its plan is approved."`
 	PlanModeRequired bool   `json:"plan_mode_required,omitempty" desc:"The teammate must plan first: it starts in plan mode and changes nothing until you approve its plan."`
+	Process          bool   `json:"process,omitempty" desc:"Run the teammate as a ponder process of its own (its output goes to a log file) instead of inside this session's process."`
 }
 
 const spawnDoc = `Starts a teammate: a full agent with its own conversation and transcript, working on its task beside you in this project. It reports back through your inbox: messages it sends, a plan approval request when it must plan first (plan_mode_required), and an idle notice when it has finished. Those arrive as <teammate-message> blocks at the start of your next turn. Answer plan approval requests with SendMessage.`
@@ -99,7 +100,7 @@ func (c spawnCall) Access() permission.Access {
 }
 
 func (c spawnCall) Run(ctx context.Context) tool.Result {
-	out, err := c.t.Team.SpawnTeammate(ctx, Spawn{Team: c.in.Team, Name: c.in.Name, Prompt: c.in.Prompt, Mode: c.in.Mode, PlanModeRequired: c.in.PlanModeRequired})
+	out, err := c.t.Team.SpawnTeammate(ctx, Spawn{Name: c.in.Name, Prompt: c.in.Prompt, Mode: c.in.Mode, PlanModeRequired: c.in.PlanModeRequired, Process: c.in.Process})
 	if err != nil {
 		return tool.Errorf("The teammate was not started: %v", err)
 	}
