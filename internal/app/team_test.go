@@ -3,10 +3,12 @@ package app
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/team/mailbox"
 	"github.com/ponder-agent/ponder/internal/tool/teamtool"
 )
@@ -94,5 +96,34 @@ func TestFrontEndAnswerWinsOverModel(t *testing.T) {
 	_, err := teamTools{a}.SendMessage(context.Background(), teamtool.Outgoing{To: "alice", Response: &teamtool.Response{RequestID: id, Approve: true}})
 	if err == nil || !strings.Contains(err.Error(), "answered already (rejected by user)") {
 		t.Fatalf("the model answered a request the user had answered: %v", err)
+	}
+}
+
+// A lead in plan mode cannot start a teammate: a teammate can change
+// files, and plan mode launches only agents that cannot.
+func TestLeadInPlanModeCannotSpawn(t *testing.T) {
+	var mu sync.Mutex
+	refused := false
+	sink := func(e event.Event) {
+		if r, ok := e.(event.ToolRefused); ok && r.Tool == "SpawnTeammate" {
+			mu.Lock()
+			refused = true
+			mu.Unlock()
+		}
+	}
+	a, _ := newTestApp(t, Options{Team: &TeamOptions{Team: "core"}, Mode: "plan", Sink: sink},
+		fakemodel.Reply{Name: "spawn", When: fakemodel.Match{LastUser: "go"}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "SpawnTeammate", Input: map[string]any{"name": "alice", "prompt": "write files"}}}},
+		fakemodel.Reply{Name: "done", Text: "ok"})
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !refused || len(a.Teammates()) != 0 {
+		t.Errorf("SpawnTeammate in plan mode: refused %v, teammates %v", refused, a.Teammates())
 	}
 }

@@ -45,6 +45,14 @@ func (a *App) leadSend(ctx context.Context, to, text string) (string, error) {
 	if err := a.send(ctx, l.m, msg, "model"); err != nil {
 		return "", err
 	}
+	l.mu.Lock()
+	st, known := l.states[to]
+	l.mu.Unlock()
+	if known && st.State == event.TeammateIdle {
+		// It works again once it reads the message; a lead that
+		// waits for its team waits for it too.
+		a.setTeammate(to, event.TeammateWorking, "", "")
+	}
 	return fmt.Sprintf("Message sent to %s.", to), nil
 }
 
