@@ -21,9 +21,6 @@ type mateState struct {
 
 	mu  sync.Mutex
 	rec team.Record
-	// held are messages that arrived while the plan waited for approval;
-	// they are the next turn's input once it is answered.
-	held []string
 	// stop is set by the lead's shutdown request.
 	stop bool
 }
@@ -146,6 +143,10 @@ func (a *App) RunTeammate(ctx context.Context, prompt string) error {
 		_ = a.setMateState(event.TeammateWorking, "", "")
 		res, err := a.Send(ctx, prompt)
 		a.afterMateTurn(ctx, res, err)
+	} else if s.rec.Held != nil {
+		// Messages held while a plan waited, its answer applied before
+		// the teammate stopped: they are still to be read.
+		a.afterMateTurn(ctx, TurnResult{StopReason: StopEndTurn}, nil)
 	}
 	for ctx.Err() == nil {
 		s.mu.Lock()
@@ -187,10 +188,13 @@ func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
 	case mailbox.TypeText:
 		text := team.ForModel(msg)
 		if a.pendingPlan() != nil {
+			// Kept in the record before the message is acknowledged, so
+			// a crash loses nothing.
 			s.mu.Lock()
-			s.held = append(s.held, text)
+			s.rec.Held = append(s.rec.Held, text)
+			rec := s.rec
 			s.mu.Unlock()
-			return nil
+			return rec.Save(a.cfg.ConfigDir)
 		}
 		_ = a.setMateState(event.TeammateWorking, "", "")
 		res, err := a.Send(ctx, text)
@@ -246,13 +250,19 @@ func (a *App) afterMateTurn(ctx context.Context, res TurnResult, err error) {
 			return
 		}
 		s.mu.Lock()
-		held := s.held
-		s.held = nil
+		held := s.rec.Held
 		s.mu.Unlock()
 		if len(held) == 0 {
 			break
 		}
 		res, err = a.Send(ctx, strings.Join(held, "\n\n"))
+		// Cleared once the turn has taken them: a crash before
+		// delivers them again rather than never.
+		s.mu.Lock()
+		s.rec.Held = s.rec.Held[len(held):]
+		rec := s.rec
+		s.mu.Unlock()
+		_ = rec.Save(a.cfg.ConfigDir)
 	}
 	summary := strings.TrimSpace(res.Text)
 	if err != nil {

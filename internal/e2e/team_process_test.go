@@ -101,8 +101,10 @@ func TestTeamProcessTeammateRestartsAwaitingApproval(t *testing.T) {
 				)
 				w := newWorld(t, api, replies...)
 				mateCfg := w.cfg
+				natsURL := ""
 				if kind == "nats" {
 					url := startNATS(t)
+					natsURL = url
 					mateCfg = filepath.Join(filepath.Dir(w.cfg), "mate-config")
 					settings := `{"team": {"mailbox": "` + url + `"}}`
 					w.userSettings(settings)
@@ -125,6 +127,22 @@ func TestTeamProcessTeammateRestartsAwaitingApproval(t *testing.T) {
 					t.Fatalf("the host was asked %v; want alice's first plan", r)
 				}
 				mate.next("alice waiting", isEvent("teammate_state", map[string]any{"state": "awaiting_approval"}))
+				// A message that arrives while the plan waits is held for
+				// after the answer, and a crash does not lose it.
+				setting := "files"
+				if kind == "nats" {
+					setting = natsURL
+				}
+				mb, err := mailbox.Open(setting, w.cfg, "core")
+				if err != nil {
+					t.Fatal(err)
+				}
+				note, _ := mailbox.NewMessage("core", "lead", "alice", mailbox.TypeText, mailbox.Text{Text: heldNote})
+				if err := mb.Send(context.Background(), note); err != nil {
+					t.Fatal(err)
+				}
+				mb.Close()
+				mate.next("the note held", isEvent("team_message", map[string]any{"message_type": "text", "text": heldNote}))
 				mate.cmd.Process.Kill()
 				mate.cmd.Wait()
 				if got := w.read("alice.txt"); got != "<missing>" {
@@ -141,6 +159,15 @@ func TestTeamProcessTeammateRestartsAwaitingApproval(t *testing.T) {
 					t.Errorf("alice.txt = %q; want alice's implementation\nteammate stderr:\n%s", got, again.stderr.String())
 				}
 				host.next("alice idle at the lead", isEvent("teammate_state", map[string]any{"name": "alice", "state": "idle"}))
+				held := 0
+				for _, r := range w.srv.Requests() {
+					if strings.Contains(r.FirstUser().Text, aliceTask) && strings.Contains(r.LastUser().Text, heldNote) {
+						held++
+					}
+				}
+				if held != 1 {
+					t.Errorf("the message held across the crash reached alice's model %d times; want once", held)
+				}
 
 				recs := teamRecords(t, mateCfg, aliceTask)
 				if n := countRecords(recs, map[string]any{"event": "received", "type": "plan_approval_response"}); n != 2 {

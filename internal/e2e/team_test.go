@@ -81,6 +81,7 @@ func countRecords(recs []map[string]any, want map[string]any) int {
 }
 
 const (
+	heldNote  = "Mind the tests as well."
 	aliceTask = "ALICE TASK: create alice.txt"
 	bobTask   = "BOB TASK: create bob.txt"
 	leadTask  = "LEAD TASK: get the greetings written by a team"
@@ -112,6 +113,7 @@ func aliceReplies() []fakemodel.Reply {
 		{Name: "alice implements", When: me(fakemodel.Match{ToolResult: "approved your plan"}),
 			ToolCalls: []fakemodel.ToolCall{writeCall("alice.txt", "hello from alice\n")}},
 		{Name: "alice done", When: me(fakemodel.Match{ToolResult: "alice.txt ("}), Text: "alice wrote alice.txt"},
+		{Name: "alice reads a held message", When: me(fakemodel.Match{LastUser: heldNote}), Text: "noted", Times: -1},
 	}
 }
 

@@ -45,8 +45,12 @@ type Record struct {
 	State string `json:"state"`
 	// RequestID is the plan approval request waiting for an answer; it is
 	// outstanding only while the session also has a pending approval.
-	RequestID string    `json:"request_id,omitempty"`
-	Updated   time.Time `json:"updated"`
+	RequestID string `json:"request_id,omitempty"`
+	// Held are messages (as the model reads them) that arrived while the
+	// plan waited for approval; they are the input of the turn after the
+	// answer. Kept here, they outlive a crash.
+	Held    []string  `json:"held,omitempty"`
+	Updated time.Time `json:"updated"`
 }
 
 // recordPath is where a member's record is kept.
