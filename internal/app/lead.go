@@ -69,7 +69,12 @@ func (a *App) openLead() error {
 	a.lead = l
 	a.infos = append(a.infos, fmt.Sprintf("This session leads team %s (mailbox: %s).", m.team, redactSetting(m.setting)))
 	for _, r := range reqs.Open() {
+		// A lead started again: the requests it has not answered wait
+		// for its model and its front ends again.
 		l.states[r.From] = event.TeammateState{Team: m.team, Name: r.From, State: event.TeammateAwaitingApproval, RequestID: r.RequestID}
+		if msg, err := mailbox.NewPlanApprovalRequest(m.team, r.From, team.LeadName, r.PlanApprovalRequest); err == nil {
+			l.queue(team.ForModel(msg))
+		}
 		a.askFrontEnds(ctx, r.PlanApprovalRequest)
 	}
 	go a.leadLoop(ctx)
