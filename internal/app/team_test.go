@@ -127,3 +127,49 @@ func TestLeadInPlanModeCannotSpawn(t *testing.T) {
 		t.Errorf("SpawnTeammate in plan mode: refused %v, teammates %v", refused, a.Teammates())
 	}
 }
+
+// A lead started again offers the requests it had not answered: to its
+// model at the next turn, and to its front ends.
+func TestLeadStartedAgainOffersOpenRequests(t *testing.T) {
+	a, _ := newTestApp(t, Options{Team: &TeamOptions{Team: "core"}})
+	events, stop := a.Subscribe(64)
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id := askLead(t, a, events)
+	stop()
+	cfg, dir := a.cfg.ConfigDir, a.dir
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	asked := make(chan event.Question, 4)
+	b, err := New(Options{Dir: dir, ConfigDir: cfg, Getenv: func(string) string { return "" }, Interactive: true,
+		LLM: fakemodel.NewProvider(fakemodel.Script{}), Team: &TeamOptions{Team: "core"},
+		Sink: func(e event.Event) {
+			if q, ok := e.(event.QuestionAsked); ok {
+				select {
+				case asked <- q.Question:
+				default:
+				}
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !b.HasTeamMessages() {
+		t.Error("the open request does not wait for the model")
+	}
+	if msgs := b.lead.take(); len(msgs) != 1 || !strings.Contains(msgs[0], id) {
+		t.Errorf("waiting for the model: %q", msgs)
+	}
+	select {
+	case q := <-asked:
+		if q.AgentID != "teammate:alice" {
+			t.Errorf("asked %+v", q)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the front ends were not asked again")
+	}
+}
