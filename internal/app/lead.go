@@ -142,6 +142,11 @@ func (a *App) leadApply(ctx context.Context, msg mailbox.Message) error {
 		l.queue(team.ForModel(msg))
 	case mailbox.TypeText:
 		l.queue(team.ForModel(msg))
+	case mailbox.TypeShutdownResponse:
+		var r mailbox.ShutdownResponse
+		if msg.Decode(mailbox.TypeShutdownResponse, &r) == nil && r.Approve {
+			a.setTeammate(msg.From, event.TeammateStopped, "", "")
+		}
 	}
 	return nil
 }

@@ -24,6 +24,10 @@ func (t teamTools) SendMessage(ctx context.Context, m teamtool.Outgoing) (string
 		return a.answerTeammate(ctx, m.To, *m.Response, "model")
 	case m.Response != nil:
 		return "", errors.New("only the team's lead answers plan approval requests")
+	case a.lead != nil && m.Shutdown:
+		return a.leadShutdown(ctx, m.To, m.Text)
+	case m.Shutdown:
+		return "", errors.New("only the team's lead asks teammates to stop")
 	case a.lead != nil:
 		return a.leadSend(ctx, m.To, m.Text)
 	case a.mate != nil:
@@ -216,4 +220,21 @@ func (a *App) HasTeamMessages() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.inbox) > 0
+}
+
+// leadShutdown asks a teammate to finish its turn and stop.
+func (a *App) leadShutdown(ctx context.Context, to, reason string) (string, error) {
+	l := a.lead
+	if to == team.LeadName {
+		return "", errors.New("you are the lead")
+	}
+	msg, err := mailbox.NewMessage(l.m.team, team.LeadName, to, mailbox.TypeShutdownRequest,
+		mailbox.ShutdownRequest{RequestID: mailbox.NewRequestID("shutdown"), Reason: reason})
+	if err != nil {
+		return "", err
+	}
+	if err := a.send(ctx, l.m, msg, "model"); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Asked %s to stop; it does once its current turn is done.", to), nil
 }

@@ -221,6 +221,10 @@ func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
 		res, err := a.AnswerPending(ctx, ans)
 		a.afterMateTurn(ctx, res, err)
 	case mailbox.TypeShutdownRequest:
+		if msg.From != s.rec.Lead {
+			a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, Reason: "only the lead asks a teammate to stop"})
+			return nil
+		}
 		var req mailbox.ShutdownRequest
 		_ = msg.Decode(mailbox.TypeShutdownRequest, &req)
 		reply, err := mailbox.NewMessage(s.m.team, s.m.name, msg.From, mailbox.TypeShutdownResponse, mailbox.ShutdownResponse{RequestID: req.RequestID, Approve: true})

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -276,6 +277,37 @@ func TestTeamForgedAnswersAreIgnored(t *testing.T) {
 		mate.next("alice idle", isEvent("teammate_state", map[string]any{"state": "idle"}))
 		if got := w.read("alice.txt"); got != "hello from alice\n" {
 			t.Errorf("alice.txt = %q after the lead's approval", got)
+		}
+
+		// Only the lead stops a teammate: mallory's request is ignored,
+		// the lead's is answered and ends the process cleanly.
+		for _, from := range []string{"mallory", "lead"} {
+			m, _ := mailbox.NewMessage("core", from, "alice", mailbox.TypeShutdownRequest, mailbox.ShutdownRequest{RequestID: "shutdown-" + from})
+			if err := mb.Send(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for {
+			d, err := mb.Receive(ctx, "lead")
+			if err != nil {
+				t.Fatalf("no answer to the shutdown request: %v", err)
+			}
+			d.Ack(ctx)
+			if d.Message().Type == mailbox.TypeShutdownResponse {
+				var r mailbox.ShutdownResponse
+				d.Message().Decode(mailbox.TypeShutdownResponse, &r)
+				if r.RequestID != "shutdown-lead" || !r.Approve {
+					t.Errorf("shutdown answer %+v", r)
+				}
+				break
+			}
+		}
+		io.Copy(io.Discard, mate.out)
+		if err := mate.cmd.Wait(); err != nil {
+			t.Errorf("the teammate asked to stop ended with %v\n%s", err, mate.stderr.String())
+		}
+		if n := countRecords(teamRecords(t, w.cfg, aliceTask), map[string]any{"event": "ignored", "type": "shutdown_request", "from": "mallory"}); n != 1 {
+			t.Errorf("mallory's shutdown request was not ignored (%d records)", n)
 		}
 	})
 }

@@ -33,6 +33,8 @@ type Outgoing struct {
 	Text string
 	// Response is set for a plan approval response.
 	Response *Response
+	// Shutdown asks the teammate to finish and stop (the lead only).
+	Shutdown bool
 }
 
 // Response is the lead's answer to a plan approval request.
@@ -115,7 +117,7 @@ type SendMessage struct {
 
 type sendInput struct {
 	To        string `json:"to" desc:"The recipient's name (the lead is \"lead\")."`
-	Type      string `json:"type,omitempty" desc:"\"message\" (the default) or, for the lead only, \"plan_approval_response\"."`
+	Type      string `json:"type,omitempty" desc:"\"message\" (the default) or, for the lead only, \"plan_approval_response\" or \"shutdown_request\" (the teammate stops once its turn is done; message says why)."`
 	Message   string `json:"message,omitempty" desc:"The text of a message."`
 	RequestID string `json:"request_id,omitempty" desc:"plan_approval_response: the request_id of the request answered."`
 	Approve   *bool  `json:"approve,omitempty" desc:"plan_approval_response: true to approve the plan, false to reject it."`
@@ -155,8 +157,13 @@ func (t SendMessage) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, e
 			return nil, errors.New("rejecting a plan needs feedback saying what to change")
 		}
 		out.Response = &Response{RequestID: in.RequestID, Approve: *in.Approve, Feedback: strings.TrimSpace(in.Feedback + "\n" + in.Message), Mode: in.Mode}
+	case "shutdown_request":
+		if in.RequestID != "" || in.Approve != nil || in.Mode != "" || in.Feedback != "" {
+			return nil, errors.New(`request_id, approve, feedback and mode belong to type "plan_approval_response"`)
+		}
+		out.Shutdown, out.Text = true, in.Message
 	default:
-		return nil, fmt.Errorf("type %q: want \"message\" or \"plan_approval_response\"", in.Type)
+		return nil, fmt.Errorf("type %q: want \"message\", \"plan_approval_response\" or \"shutdown_request\"", in.Type)
 	}
 	return sendCall{t: t, out: out}, nil
 }
