@@ -95,6 +95,8 @@ type Options struct {
 	// Sandbox confines commands; nil picks the best one available (or
 	// the one $PONDER_SANDBOX names).
 	Sandbox *sandbox.Sandbox
+	// Team makes the session a team's lead or one of its teammates.
+	Team *TeamOptions
 }
 
 // App is one running session. Front ends see it through its methods
@@ -146,6 +148,11 @@ type App struct {
 	lastState []byte
 	system    string
 	asker     permission.Asker
+
+	// lead is set when the session leads a team, mate when it is a
+	// teammate (team.go).
+	lead *leadState
+	mate *mateState
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.
@@ -168,6 +175,9 @@ func New(opts Options) (*App, error) {
 	}
 	cfg, err := loadConfig(opts, dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := prepareTeam(&opts, cfg); err != nil {
 		return nil, err
 	}
 	a := &App{opts: opts, cfg: cfg, dir: dir, root: cfg.ProjectDir, bus: event.NewBus(), store: session.NewStore(cfg.ConfigDir, dir)}
@@ -194,6 +204,8 @@ func New(opts Options) (*App, error) {
 		func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) },
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
 	switch {
+	case opts.isTeammate():
+		a.asker = teammateAsker{a: a}
 	case opts.Asker != nil:
 		a.asker = opts.Asker
 	case opts.Interactive:
@@ -206,6 +218,10 @@ func New(opts Options) (*App, error) {
 	}
 	a.shells = builtin.NewShells()
 	if err := a.open(); err != nil {
+		return nil, err
+	}
+	if err := a.openTeam(); err != nil {
+		_ = a.Close()
 		return nil, err
 	}
 	return a, nil

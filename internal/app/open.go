@@ -77,7 +77,7 @@ func (a *App) open() (err error) {
 	}
 	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
 	system, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
-	a.system = system
+	a.system = system + teamPrompt(a.opts.Team)
 	if problem != "" {
 		a.warnings = append(a.warnings, problem)
 	}

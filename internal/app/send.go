@@ -80,7 +80,7 @@ func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 	main := a.main
 	a.mu.Unlock()
 	a.plan.SetTaskHint(text)
-	res, err := main.Run(ctx, text)
+	res, err := main.Run(ctx, a.withTeamMessages(text))
 	return a.finish(ctx, res, err)
 }
 
@@ -176,11 +176,15 @@ func (a *App) mainAgent() *agent.Agent {
 // pending questions are withdrawn, background shells are stopped, the
 // transcript is closed and the session's lock is let go.
 func (a *App) Close() error {
+	a.closeLead()
 	a.broker.Close()
 	if !a.work.stop(closeWait) {
 		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})
 	}
 	a.shells.KillAll()
+	if a.mate != nil {
+		a.mate.m.close()
+	}
 	err := a.log.Close()
 	a.unlock()
 	return err

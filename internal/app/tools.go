@@ -13,6 +13,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/tool"
 	"github.com/ponder-agent/ponder/internal/tool/builtin"
 	"github.com/ponder-agent/ponder/internal/tool/sessiontool"
+	"github.com/ponder-agent/ponder/internal/tool/teamtool"
 )
 
 // buildTools registers every tool the main conversation may be offered.
@@ -36,6 +37,8 @@ func (a *App) buildTools() *tool.Registry {
 		sessiontool.NewEnterPlanMode(a.plan, a.asker),
 		sessiontool.NewExitPlanMode(a.plan, a.asker),
 		sessiontool.NewTask(a.launcher),
+		teamtool.NewSpawnTeammate(teamTools{a}),
+		teamtool.NewSendMessage(teamTools{a}),
 	)
 }
 
@@ -57,7 +60,11 @@ func (a *App) available(t tool.Tool, mode permission.Mode) bool {
 	pm := a.cfg.Settings.PlanMode
 	switch t.Name() {
 	case "EnterPlanMode":
-		return a.opts.Interactive && config.Bool(pm.ModelCanEnter, true)
+		return (a.opts.Interactive || a.opts.isTeammate()) && config.Bool(pm.ModelCanEnter, true)
+	case "SpawnTeammate":
+		return a.opts.Team != nil && !a.opts.isTeammate()
+	case "SendMessage":
+		return a.opts.Team != nil
 	case "AskUserQuestion":
 		return a.opts.Interactive
 	case "TodoWrite":

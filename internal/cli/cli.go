@@ -56,6 +56,7 @@ type rootOptions struct {
 	approvePlan   string
 	rejectPlan    string
 	rejectPlanSet bool
+	team          string
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -169,7 +170,8 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", app.PlanPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual, clear-context or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
+	f.StringVar(&o.team, "team", "", "lead the team of this name: SpawnTeammate and SendMessage are offered, and teammates' messages and plan approval requests reach this session")
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io))
 	return cmd
 }
 
@@ -197,6 +199,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Fork:          o.fork,
 		SessionID:     o.sessionID,
 		PlanApproval:  o.planApproval,
+		Team:          leadOptions(o.team),
 	}
 	if !o.print {
 		if !io.InIsTerminal {

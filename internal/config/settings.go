@@ -25,6 +25,8 @@ type Settings struct {
 	TrustedFolders []string `json:"trustedFolders,omitempty"`
 	Sandbox        Sandbox  `json:"sandbox,omitzero"`
 	Network        Network  `json:"network,omitzero"`
+	// Team configures teams of agents (see Team).
+	Team Team `json:"team,omitzero"`
 }
 
 // ShellEnvironment is the environment policy of commands: start from all
@@ -160,6 +162,7 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Sandbox.AllowUnsandboxed, o.Sandbox.AllowUnsandboxed)
 	set(&s.Sandbox.Network, o.Sandbox.Network)
 	set(&s.Network.IdleTimeout, o.Network.IdleTimeout)
+	set(&s.Team.Mailbox, o.Team.Mailbox)
 }
 
 // projectSandbox keeps from a project settings file only the sandbox

@@ -60,6 +60,9 @@ func validate(s Settings) (field, msg string) {
 			}
 		}
 	}
+	if field == "" {
+		field, msg = validateTeam(s.Team)
+	}
 	if field == "" && s.Network.IdleTimeout != nil && (*s.Network.IdleTimeout < MinIdleTimeout || *s.Network.IdleTimeout > MaxIdleTimeout) {
 		field, msg = "network.idleTimeout", fmt.Sprintf("must be between %d and %d seconds", MinIdleTimeout, MaxIdleTimeout)
 	}

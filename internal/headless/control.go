@@ -52,6 +52,8 @@ func (m *inMessage) text() (string, error) {
 // work is one thing the host asked for, done in order: a user message, or
 // a compaction.
 type work struct {
+	// team marks a turn for the messages of the lead's team.
+	team         bool
 	text         string
 	compactID    string
 	instructions string

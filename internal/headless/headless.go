@@ -91,11 +91,26 @@ func Run(ctx context.Context, o Options) int {
 			return fail(app.ExitUsage, errors.New("no prompt: give one as an argument or on standard input"))
 		}
 		res, err := a.Send(ctx, o.Prompt)
+		res, err = waitTeam(ctx, a, res, err)
 		code, _ := r.report(res, err, true)
 		return code
 	}
 
 	go ctl.read(o.Stdin)
+	if wake := a.TeamWake(); wake != nil {
+		// Messages of the team start turns of their own, queued
+		// with the host's messages.
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-wake:
+					ctl.input.push(work{team: true})
+				}
+			}
+		}()
+	}
 	code := app.ExitOK
 	if a.HasPendingPlan() {
 		// A plan left waiting by an earlier run: ask the host now.
@@ -109,6 +124,12 @@ func Run(ctx context.Context, o Options) int {
 		w, more := ctl.input.next(ctx)
 		if !more {
 			break
+		}
+		if w.team {
+			if c, ran := r.teamTurn(ctx, ctl); ran {
+				code = c
+			}
+			continue
 		}
 		if w.compactID != "" {
 			ctl.reply(w.compactID, a.Compact(ctx, w.instructions))
@@ -154,6 +175,20 @@ func (r *runner) turn(ctx context.Context, ctl *control, text string) int {
 	cancel()
 	code, _ := r.report(res, err, true)
 	return code
+}
+
+// teamTurn runs a turn for the messages of the team that wait, if any.
+func (r *runner) teamTurn(ctx context.Context, ctl *control) (int, bool) {
+	tctx, cancel := context.WithCancel(ctx)
+	ctl.setInterrupt(cancel)
+	res, ran, err := r.a.SendTeam(tctx)
+	ctl.setInterrupt(nil)
+	cancel()
+	if !ran {
+		return 0, false
+	}
+	code, _ := r.report(res, err, true)
+	return code, true
 }
 
 // report prints how a turn ended and returns the exit code. final says

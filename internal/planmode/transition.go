@@ -21,6 +21,7 @@ const (
 	ViaSDK      Via = "sdk"      // the Go SDK
 	ViaResume   Via = "resume"   // --approve-plan on resume
 	ViaSettings Via = "settings" // permissions.defaultMode at start
+	ViaTeam     Via = "team"     // a teammate that must plan first starts planning
 )
 
 // Change describes a mode change that happened, or was refused.

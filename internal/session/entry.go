@@ -30,6 +30,9 @@ const (
 	TypeTodos        = "todos"
 	TypeUsage        = "usage"
 	TypeRepaired     = "repaired"
+	// TypeTeam records a message of a team protocol sent or received,
+	// or a teammate's change of state (opaque here; package app writes it).
+	TypeTeam = "team"
 )
 
 // Entry is one line of a transcript. Type says which fields are set.
@@ -64,6 +67,9 @@ type Entry struct {
 
 	// Todos: the todo list (opaque here).
 	Todos json.RawMessage `json:"todos,omitempty"`
+
+	// Team: a team message or state change.
+	Team json.RawMessage `json:"team,omitempty"`
 
 	// Usage: tokens used by one model request.
 	Usage *llm.Usage `json:"usage,omitempty"`

@@ -115,6 +115,8 @@ func (m *Model) command(line string) tea.Cmd {
 			return nil
 		}
 		m.conv.notice("info", "Model changed to "+args+" from the next request on.")
+	case "/team":
+		m.conv.add(&item{kind: itemNotice, title: "info", text: m.teamList()})
 	case "/todos":
 		a := m.app
 		return func() tea.Msg {

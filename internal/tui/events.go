@@ -96,6 +96,10 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 			step = "stopped: " + firstLine(e.Error)
 		}
 		m.agentStep(e.AgentID, step)
+	case event.TeammateState:
+		return m.teammateState(e)
+	case event.TeamMessage:
+		return m.teamMessage(e)
 	case event.QuestionAsked:
 		m.openDialog(e.Question)
 	case event.QuestionClosed:

@@ -65,6 +65,8 @@ type Model struct {
 	tokens    int
 	frame     int
 	queued    []string
+	// teammates is what the lead knows of its team (team.go).
+	teammates map[string]event.TeammateState
 
 	dialogs []dialog
 	menu    menu
@@ -243,7 +245,7 @@ func (m *Model) turnEnded(msg turnDone) tea.Cmd {
 		m.hint = ""
 		return m.sendTurn(next)
 	}
-	return nil
+	return m.teamTurn()
 }
 
 // interrupt cancels the running turn; questions it asked are withdrawn.

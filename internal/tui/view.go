@@ -124,6 +124,7 @@ func (m *Model) statusLine(w int) string {
 	if m.demo != "" {
 		left += m.th.warn.Render(" · " + m.demo)
 	}
+	left += m.teamStatus()
 	right := m.th.faint.Render("shift+tab mode · / commands")
 	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
 	if gap < 2 {

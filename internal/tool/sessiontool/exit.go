@@ -53,7 +53,12 @@ func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
 	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, Plan: plan, PlanFile: path, Options: t.Plan.Options()})
 	switch {
 	case errors.Is(err, planmode.ErrApprovalPending):
-		return tool.Result{Content: planmode.PendingResult, Stop: tool.StopPending, Summary: "awaiting approval",
+		content := planmode.PendingResult
+		var lead *planmode.LeadPending
+		if errors.As(err, &lead) {
+			content = planmode.LeadPendingResult(path, lead)
+		}
+		return tool.Result{Content: content, Stop: tool.StopPending, Summary: "awaiting approval",
 			Pending: &tool.PendingPlan{Plan: plan, PlanFile: path}}
 	case err != nil:
 		_ = t.Plan.Reject("", nil, true)

@@ -1,0 +1,304 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/team"
+	"github.com/ponder-agent/ponder/internal/team/mailbox"
+)
+
+// mateState is what a teammate session keeps of its place in the team.
+type mateState struct {
+	m *member
+
+	mu  sync.Mutex
+	rec team.Record
+	// stop is set by the lead's shutdown request.
+	stop bool
+}
+
+// teammateAsker answers a teammate's questions; nobody attends a
+// teammate. Entering plan mode is its own choice. Leaving it is too,
+// unless plan mode is required: then the plan goes to the lead and the
+// turn ends with it waiting. Every other question has no answerer, so a
+// call that needs a yes is refused, as in a headless run.
+type teammateAsker struct{ a *App }
+
+func (t teammateAsker) Ask(ctx context.Context, q permission.Question) (permission.Answer, error) {
+	switch q.Kind {
+	case permission.AskEnterPlan:
+		return permission.Answer{Allow: true}, nil
+	case permission.AskPlanExit:
+		if !t.a.opts.Team.PlanModeRequired {
+			return permission.Answer{Option: event.OptionApprove}, nil
+		}
+		return permission.Answer{}, t.a.requestApproval(ctx, q)
+	}
+	return permission.Answer{}, permission.ErrNoAnswerer
+}
+
+// openTeammate joins the team as a teammate and writes its record.
+func (a *App) openTeammate() error {
+	m, err := a.joinTeam(a.opts.Team)
+	if err != nil {
+		return err
+	}
+	rec, found, err := team.LoadRecord(a.cfg.ConfigDir, m.team, m.name)
+	if err != nil {
+		m.close()
+		return err
+	}
+	if !found || rec.SessionID != a.id {
+		rec = team.Record{Team: m.team, Name: m.name, Lead: team.LeadName, State: event.TeammateWorking}
+	}
+	rec.SessionID, rec.Cwd = a.id, a.dir
+	rec.PlanModeRequired = a.opts.Team.PlanModeRequired
+	if rec.State == event.TeammateAwaitingApproval && (a.pendingPlan() == nil || rec.RequestID == "") {
+		// The request was being sent when the teammate stopped, and its
+		// ExitPlanMode call never finished: it waits on nothing.
+		rec.State, rec.RequestID = event.TeammateIdle, ""
+	}
+	if err := rec.Save(a.cfg.ConfigDir); err != nil {
+		m.close()
+		return err
+	}
+	a.mate = &mateState{m: m, rec: rec}
+	return nil
+}
+
+// setMateState records and reports the teammate's state.
+func (a *App) setMateState(state, requestID, summary string) error {
+	s := a.mate
+	s.mu.Lock()
+	s.rec.State, s.rec.RequestID = state, requestID
+	rec := s.rec
+	s.mu.Unlock()
+	err := rec.Save(a.cfg.ConfigDir)
+	a.logTeam(teamRecord{Event: "state", State: state, RequestID: requestID})
+	a.emit(event.TeammateState{Team: rec.Team, Name: rec.Name, State: state, SessionID: a.id, RequestID: requestID, Summary: summary})
+	return err
+}
+
+// outstanding is the ID of the plan approval request the teammate waits
+// on, or "".
+func (a *App) outstanding() string {
+	if a.pendingPlan() == nil {
+		return ""
+	}
+	a.mate.mu.Lock()
+	defer a.mate.mu.Unlock()
+	if a.mate.rec.State != event.TeammateAwaitingApproval {
+		return ""
+	}
+	return a.mate.rec.RequestID
+}
+
+// requestApproval sends the plan to the lead. The record names the
+// request before it is sent, so that an answer is recognised whenever it
+// comes, also after a restart.
+func (a *App) requestApproval(ctx context.Context, q permission.Question) error {
+	s := a.mate
+	id := mailbox.NewRequestID("plan_approval")
+	msg, err := mailbox.NewPlanApprovalRequest(s.m.team, s.m.name, s.rec.Lead, mailbox.PlanApprovalRequest{RequestID: id, PlanContent: q.Plan, PlanPath: q.PlanFile})
+	if err != nil {
+		return err
+	}
+	if err := a.setMateState(event.TeammateAwaitingApproval, id, ""); err != nil {
+		return err
+	}
+	if err := a.send(ctx, s.m, msg, ""); err != nil {
+		_ = a.setMateState(event.TeammateWorking, "", "")
+		return err
+	}
+	return &planmode.LeadPending{Lead: s.rec.Lead, RequestID: id}
+}
+
+// errNotTeammate is returned by RunTeammate for a session of no team.
+var errNotTeammate = errors.New("this session is not a teammate")
+
+// RunTeammate runs a teammate until ctx ends or its lead asks it to
+// stop: a new teammate's task first (prompt), then each message of its
+// inbox, read between turns. A teammate that must plan first starts in
+// plan mode. A teammate started again while its plan waited keeps
+// waiting, and applies an answer that arrived while it was down.
+func (a *App) RunTeammate(ctx context.Context, prompt string) error {
+	s := a.mate
+	if s == nil {
+		return errNotTeammate
+	}
+	if !a.resumed && a.opts.Team.PlanModeRequired && a.plan.Mode() != permission.ModePlan {
+		a.plan.SetMode(permission.ModePlan, planmode.ViaTeam)
+	}
+	if id := a.outstanding(); id != "" {
+		_ = a.setMateState(event.TeammateAwaitingApproval, id, "")
+	} else if strings.TrimSpace(prompt) != "" && !a.resumed {
+		_ = a.setMateState(event.TeammateWorking, "", "")
+		res, err := a.Send(ctx, prompt)
+		a.afterMateTurn(ctx, res, err)
+	} else if s.rec.Held != nil {
+		// Messages held while a plan waited, its answer applied before
+		// the teammate stopped: they are still to be read.
+		a.afterMateTurn(ctx, TurnResult{StopReason: StopEndTurn}, nil)
+	}
+	for ctx.Err() == nil {
+		s.mu.Lock()
+		stop := s.stop
+		s.mu.Unlock()
+		if stop {
+			break
+		}
+		_, err := mailbox.Handle(ctx, s.m.mb, s.m.seen, s.m.name, a.mateApply)
+		if err == nil || ctx.Err() != nil {
+			continue
+		}
+		a.emit(event.Notice{Level: "warning", Text: "team inbox: " + err.Error()})
+		var bad *mailbox.BadMessageError
+		if !errors.As(err, &bad) {
+			// A mailbox that failed (a server away) is tried again
+			// after a pause, not in a tight loop.
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	if a.outstanding() == "" {
+		// A teammate stopped while its plan waits stays waiting: started
+		// again, it applies the answer.
+		_ = a.setMateState(event.TeammateStopped, "", "")
+	}
+	return nil
+}
+
+// mateApply applies one message of the teammate's inbox. Only a failure
+// of the mailbox is an error (the message comes again); a turn that
+// fails is reported and counts as applied.
+func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
+	s := a.mate
+	a.recordMessage("received", msg, "")
+	switch msg.Type {
+	case mailbox.TypeText:
+		text := team.ForModel(msg)
+		if a.pendingPlan() != nil {
+			// Kept in the record before the message is acknowledged, so
+			// a crash loses nothing.
+			s.mu.Lock()
+			s.rec.Held = append(s.rec.Held, text)
+			rec := s.rec
+			s.mu.Unlock()
+			return rec.Save(a.cfg.ConfigDir)
+		}
+		_ = a.setMateState(event.TeammateWorking, "", "")
+		res, err := a.Send(ctx, text)
+		a.afterMateTurn(ctx, res, err)
+	case mailbox.TypePlanApprovalResponse:
+		resp, err := team.AcceptResponse(msg, s.rec.Lead, a.outstanding())
+		if err != nil {
+			a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, RequestID: resp.RequestID, Reason: err.Error()})
+			a.emit(event.Notice{Level: "warning", Text: err.Error()})
+			return nil
+		}
+		ans := permission.Answer{Option: event.OptionReject, Feedback: resp.Feedback}
+		if resp.Approved {
+			option, err := team.ApprovalOption(resp.Mode)
+			if err != nil {
+				// Approved, but not into a mode a lead may give: the
+				// teammate implements in its own mode.
+				a.emit(event.Notice{Level: "warning", Text: err.Error()})
+				option = event.OptionApprove
+			}
+			ans = permission.Answer{Option: option, Feedback: resp.Feedback}
+		}
+		_ = a.setMateState(event.TeammateWorking, "", "")
+		res, err := a.AnswerPending(ctx, ans)
+		a.afterMateTurn(ctx, res, err)
+	case mailbox.TypeShutdownRequest:
+		if msg.From != s.rec.Lead {
+			a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, Reason: "only the lead asks a teammate to stop"})
+			return nil
+		}
+		var req mailbox.ShutdownRequest
+		_ = msg.Decode(mailbox.TypeShutdownRequest, &req)
+		reply, err := mailbox.NewMessage(s.m.team, s.m.name, msg.From, mailbox.TypeShutdownResponse, mailbox.ShutdownResponse{RequestID: req.RequestID, Approve: true})
+		if err == nil {
+			_ = a.send(ctx, s.m, reply, "")
+		}
+		s.mu.Lock()
+		s.stop = true
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// afterMateTurn reports how a teammate's turn ended: a plan waiting keeps
+// it waiting; otherwise the messages held meanwhile are its next input,
+// and once there are none it tells the lead it is idle.
+func (a *App) afterMateTurn(ctx context.Context, res TurnResult, err error) {
+	s := a.mate
+	for {
+		if err != nil {
+			a.emit(event.Notice{Level: "error", Text: "teammate turn failed: " + err.Error()})
+		}
+		if err == nil && res.StopReason == StopPlanPending {
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		s.mu.Lock()
+		held := s.rec.Held
+		s.mu.Unlock()
+		if len(held) == 0 {
+			break
+		}
+		res, err = a.Send(ctx, strings.Join(held, "\n\n"))
+		// Cleared once the turn has taken them: a crash before
+		// delivers them again rather than never.
+		s.mu.Lock()
+		s.rec.Held = s.rec.Held[len(held):]
+		rec := s.rec
+		s.mu.Unlock()
+		_ = rec.Save(a.cfg.ConfigDir)
+	}
+	summary := strings.TrimSpace(res.Text)
+	if err != nil {
+		summary = "failed: " + err.Error()
+	}
+	if r := []rune(summary); len(r) > 500 {
+		summary = string(r[:499]) + "…"
+	}
+	idle, merr := mailbox.NewMessage(s.m.team, s.m.name, s.rec.Lead, mailbox.TypeIdle, mailbox.Idle{Summary: summary})
+	if merr == nil {
+		if serr := a.send(ctx, s.m, idle, ""); serr != nil {
+			a.emit(event.Notice{Level: "warning", Text: serr.Error()})
+		}
+	}
+	_ = a.setMateState(event.TeammateIdle, "", summary)
+}
+
+// teammateSend sends a teammate's text message.
+func (a *App) teammateSend(ctx context.Context, to, text string) (string, error) {
+	s := a.mate
+	if err := mailbox.ValidateName("recipient", to); err != nil {
+		return "", err
+	}
+	if to == s.m.name {
+		return "", fmt.Errorf("%s is you", to)
+	}
+	msg, err := mailbox.NewMessage(s.m.team, s.m.name, to, mailbox.TypeText, mailbox.Text{Text: text})
+	if err != nil {
+		return "", err
+	}
+	if err := a.send(ctx, s.m, msg, "model"); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Message sent to %s.", to), nil
+}
