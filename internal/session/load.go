@@ -264,6 +264,10 @@ func (e *Entry) check() string {
 		if len(e.Todos) == 0 {
 			return "todo entry without todos"
 		}
+	case TypeTurn, TypeCheckpoint, TypeRewind:
+		if e.Checkpoint == nil || e.Checkpoint.Turn <= 0 {
+			return e.Type + " entry without its turn"
+		}
 	default:
 		return fmt.Sprintf("unknown entry type %q", e.Type)
 	}
