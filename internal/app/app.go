@@ -19,6 +19,7 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/checkpoint"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -125,6 +126,8 @@ type App struct {
 	sandboxPolicy permission.SandboxPolicy
 	// shells are the commands running in the background.
 	shells *builtin.Shells
+	// checkpoints keep what files held before each turn changed them.
+	checkpoints *checkpoint.Store
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string

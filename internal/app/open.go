@@ -74,7 +74,8 @@ func (a *App) open() (err error) {
 	} else if a.opts.PlanName != "" {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
-	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
+	a.checkpoints = a.checkpointStore(tr)
+	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints}
 	a.system = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
 	a.main = a.newMain(history)
 	return nil

@@ -80,6 +80,7 @@ func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 	main := a.main
 	a.mu.Unlock()
 	a.plan.SetTaskHint(text)
+	a.beginTurn(main, text)
 	res, err := main.Run(ctx, text)
 	return a.finish(ctx, res, err)
 }

@@ -56,6 +56,8 @@ type rootOptions struct {
 	approvePlan   string
 	rejectPlan    string
 	rejectPlanSet bool
+	rewindTo      string
+	rewind        string
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -169,6 +171,8 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", app.PlanPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual, clear-context or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
+	f.StringVar(&o.rewindTo, "rewind-to", "", "with --resume: put files and conversation back to before turn N (list: show the turns), then go on with the prompt if one is given")
+	f.StringVar(&o.rewind, "rewind", "both", "with --rewind-to: what to put back: both, files or conversation")
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
 	return cmd
 }
@@ -217,6 +221,8 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		OutputFormat: o.outputFormat,
 		InputFormat:  o.inputFormat,
 		ApprovePlan:  o.approvePlan,
+		RewindTo:     o.rewindTo,
+		Rewind:       o.rewind,
 		Stdin:        io.In,
 		Stdout:       io.Out,
 		Stderr:       io.Err,
@@ -264,6 +270,9 @@ func (o *rootOptions) validate() error {
 		if !o.print {
 			return errors.New("--approve-plan and --reject-plan are for headless runs (-p)")
 		}
+	}
+	if o.rewindTo != "" && (o.resume == "" && !o.cont || !o.print) {
+		return errors.New("--rewind-to rewinds an earlier session: use it with -p and --resume ID (or --continue)")
 	}
 	if o.approvePlan != "" {
 		if err := app.CheckApprovalOption(o.approvePlan); err != nil {

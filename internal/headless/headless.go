@@ -24,6 +24,10 @@ type Options struct {
 	// ApprovePlan and RejectPlan answer a pending approval on resume.
 	ApprovePlan string
 	RejectPlan  *string
+	// RewindTo, with Rewind, rewinds the resumed session before anything
+	// else (see rewind.go).
+	RewindTo string
+	Rewind   string
 	Stdin       io.Reader
 	Stdout      io.Writer
 	Stderr      io.Writer
@@ -73,6 +77,11 @@ func Run(ctx context.Context, o Options) int {
 	}
 
 	r := runner{a: a, w: w, o: o, start: start}
+	if o.RewindTo != "" {
+		if code, done := r.rewind(); done {
+			return code
+		}
+	}
 	if o.ApprovePlan != "" || o.RejectPlan != nil {
 		ans := event.Answer{Option: o.ApprovePlan}
 		if o.RejectPlan != nil {
