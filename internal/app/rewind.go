@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/checkpoint"
 	"github.com/ponder-agent/ponder/internal/llm"
@@ -46,7 +45,7 @@ type TurnInfo struct {
 
 // RewindResult is what a rewind did.
 type RewindResult struct {
-	Turn               int
+	Turn                int
 	Files, Conversation bool
 	// Prompt is the prompt of the turn rewound to, for the user to edit
 	// and send again.
@@ -190,11 +189,7 @@ func (a *App) Rewind(n int, what string) (RewindResult, error) {
 		}
 	}
 	a.checkpoints.Rewound(n, res.Files, res.Conversation, t.Keep)
-	if err := a.log.Sync(); err != nil {
-		return res, err
-	}
-	a.emit(event.Notice{Level: "info", Text: res.Summary()})
-	return res, nil
+	return res, a.log.Sync()
 }
 
 // Summary says in a few lines what a rewind did.

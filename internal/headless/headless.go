@@ -28,9 +28,9 @@ type Options struct {
 	// else (see rewind.go).
 	RewindTo string
 	Rewind   string
-	Stdin       io.Reader
-	Stdout      io.Writer
-	Stderr      io.Writer
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
 }
 
 // Run performs the run and returns the exit code.

@@ -20,6 +20,7 @@ var slashCommands = []slashCommand{
 	{"/clear", "", "start a fresh conversation"},
 	{"/compact", "[instructions]", "summarise the conversation to free context"},
 	{"/resume", "", "pick an earlier session of this project"},
+	{"/rewind", "", "put files and conversation back to before a turn"},
 	{"/model", "[name]", "show or change the model"},
 	{"/todos", "", "show the todo list"},
 	{"/help", "", "keys and commands"},
@@ -115,6 +116,8 @@ func (m *Model) command(line string) tea.Cmd {
 			return nil
 		}
 		m.conv.notice("info", "Model changed to "+args+" from the next request on.")
+	case "/rewind":
+		return m.openRewind()
 	case "/todos":
 		a := m.app
 		return func() tea.Msg {
@@ -206,6 +209,7 @@ func helpText() string {
 		{"enter", "send (shift+enter, alt+enter or \\ at line end: new line)"},
 		{"shift+tab", "cycle mode: default, accept edits, plan mode"},
 		{"esc", "interrupt the model"},
+		{"esc esc", "rewind (when idle)"},
 		{"ctrl+g", "open the plan in $VISUAL / $EDITOR"},
 		{"ctrl+o", "show tool results in full"},
 		{"pgup/pgdn", "scroll the conversation"},

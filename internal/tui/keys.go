@@ -37,6 +37,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.menu.open = false
 			return nil
 		}
+		if !m.running {
+			return m.escIdle()
+		}
 		m.interrupt()
 		return nil
 	case "ctrl+g":

@@ -76,6 +76,7 @@ type Model struct {
 	// planFile is the plan file, as plan mode last named it.
 	planFile string
 	lastCtl  time.Time // last Ctrl+C
+	lastEsc  time.Time // last Esc while idle (Esc Esc rewinds)
 	hint     string    // a transient line above the status bar
 	now      func() time.Time
 	first    string // a prompt to send at start
@@ -174,6 +175,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.planShown(msg)
 	case todosLoaded:
 		m.showTodos(msg)
+		return m, nil
+	case rewound:
+		m.showRewound(msg)
 		return m, nil
 	case editorReady:
 		return m, m.execEditor(msg)
