@@ -113,3 +113,29 @@ func TestRewindDoesNotFollowALinkOutOfTheProject(t *testing.T) {
 		t.Fatalf("b %q, report:\n%s", w.read("b.txt"), o.stdout)
 	}
 }
+
+// Approve the plan, and undo its implementation: the files go back, the
+// plan stays.
+func TestRewindUndoesAnApprovedPlansImplementation(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			writePlan(fakemodel.Match{LastUser: "add a greeting"}),
+			exitPlan,
+			implement("approved your plan"),
+			finished,
+		)
+		id := "9d81b2a4-c536-4be2-93f4-7f8091a2b3c4"
+		o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--plan-approval", "accept-edits", "--session-id", id, "--output-format", "json")
+		plan := lastResult(t, o.stdout)["plan_file"].(string)
+		if w.read("hello.txt") != "hello\n" {
+			t.Fatalf("not implemented: %q", w.read("hello.txt"))
+		}
+		w.mustRun(0, "", "-p", "--resume", id, "--rewind-to", "1", "--rewind", "files")
+		if w.read("hello.txt") != "<missing>" {
+			t.Fatalf("the implementation was not undone: %q", w.read("hello.txt"))
+		}
+		if data, err := os.ReadFile(plan); err != nil || string(data) != thePlan {
+			t.Fatalf("the plan did not stay: %q %v", data, err)
+		}
+	})
+}
