@@ -20,6 +20,7 @@ import (
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/checkpoint"
+	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -128,6 +129,10 @@ type App struct {
 	shells *builtin.Shells
 	// checkpoints keep what files held before each turn changed them.
 	checkpoints *checkpoint.Store
+	// commands are the custom slash commands (slash.go).
+	commands []commands.Command
+	// turnModel is the model a custom command asked for, for its turn.
+	turnModel string
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string
@@ -208,6 +213,7 @@ func New(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.shells = builtin.NewShells()
+	a.loadCommands()
 	if err := a.open(); err != nil {
 		return nil, err
 	}

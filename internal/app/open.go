@@ -178,6 +178,9 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 func (a *App) modelFor(mode permission.Mode) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.turnModel != "" {
+		return a.turnModel
+	}
 	return a.models.ForMode(mode)
 }
 

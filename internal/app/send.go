@@ -79,7 +79,10 @@ func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 	a.mu.Lock()
 	main := a.main
 	a.mu.Unlock()
+	text, model := a.expandCommand(text)
 	a.plan.SetTaskHint(text)
+	a.setTurnModel(model)
+	defer a.setTurnModel("")
 	a.beginTurn(main, text)
 	res, err := main.Run(ctx, text)
 	return a.finish(ctx, res, err)

@@ -42,7 +42,7 @@ func (m *Model) updateMenu() {
 		return
 	}
 	var matches []slashCommand
-	for _, c := range slashCommands {
+	for _, c := range m.allCommands() {
 		if strings.HasPrefix(c.name, v) {
 			matches = append(matches, c)
 		}
@@ -125,10 +125,13 @@ func (m *Model) command(line string) tea.Cmd {
 			return todosLoaded{items, err}
 		}
 	case "/help":
-		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText()})
+		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands())})
 	case "/exit", "/quit":
 		return tea.Quit
 	default:
+		if m.app.IsCommand(line) {
+			return m.sendTurn(line)
+		}
 		m.conv.notice("warning", fmt.Sprintf("Unknown command %s. Type / to see the commands.", name))
 	}
 	return nil
@@ -198,11 +201,17 @@ func todoLines(items []event.TodoItem, th theme) string {
 	return b.String()
 }
 
-func helpText() string {
+func helpText(custom []slashCommand) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range slashCommands {
 		fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+	}
+	if len(custom) > 0 {
+		b.WriteString("Custom commands:\n")
+		for _, c := range custom {
+			fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+		}
 	}
 	b.WriteString("Keys:\n")
 	for _, k := range [][2]string{
@@ -218,4 +227,28 @@ func helpText() string {
 		fmt.Fprintf(&b, "  %-10s %s\n", k[0], k[1])
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// customCommands are the session's custom slash commands as menu entries.
+func (m *Model) customCommands() []slashCommand {
+	var out []slashCommand
+	for _, c := range m.app.Commands() {
+		help := c.Description
+		if help == "" {
+			help = "(" + c.Scope + " command)"
+		} else {
+			help += " (" + c.Scope + ")"
+		}
+		args := c.ArgumentHint
+		if args == "" {
+			args = "[arguments]"
+		}
+		out = append(out, slashCommand{name: c.Name, args: args, help: help})
+	}
+	return out
+}
+
+// allCommands are the built-in commands, then the custom ones.
+func (m *Model) allCommands() []slashCommand {
+	return append(append([]slashCommand(nil), slashCommands...), m.customCommands()...)
 }

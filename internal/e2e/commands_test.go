@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+)
+
+// greetCommand asks for a file to be written, and for Write to be
+// allowed without asking.
+const greetCommand = "---\ndescription: Write a greeting file\nargument-hint: FILE NAME\nallowed-tools: Write\n---\nCreate $1 saying hello to $2.\n"
+
+// greetReplies write the file the expanded prompt names.
+func greetReplies() []fakemodel.Reply {
+	return []fakemodel.Reply{
+		{Name: "greet", When: fakemodel.Match{LastUser: "Create hello.txt saying hello to world."}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "Write", Input: map[string]any{"file_path": "hello.txt", "content": "hello, world\n"}}}},
+		{Name: "done", When: fakemodel.Match{Func: func(r *fakemodel.Request) bool { return len(r.LastUser().ToolResults) > 0 }}, Text: "Done."},
+	}
+}
+
+func writeConfigFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A user's command expands its arguments, and its allowed-tools let the
+// write through where nobody could have said yes.
+func TestCustomCommandWithArguments(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, greetReplies()...)
+		writeConfigFile(t, filepath.Join(w.cfg, "commands", "greet.md"), greetCommand)
+		w.mustRun(0, "", "-p", "/greet hello.txt world")
+		if w.read("hello.txt") != "hello, world\n" {
+			t.Fatalf("the command's write did not happen: %q", w.read("hello.txt"))
+		}
+		reqs := w.srv.Requests()
+		if !strings.Contains(reqs[0].LastUser().Text, "Create hello.txt saying hello to world.") {
+			t.Fatalf("the model got %q", reqs[0].LastUser().Text)
+		}
+		w.allUsed()
+	})
+}
+
+// A repository's command is a prompt and nothing more until the folder
+// is trusted: its allowed-tools do not let a write through.
+func TestUntrustedProjectCommandGrantsNothing(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, greetReplies()...)
+		w.write(".claude/commands/greet.md", greetCommand)
+		o := w.mustRun(0, "", "-p", "/greet hello.txt world")
+		if w.read("hello.txt") != "<missing>" {
+			t.Fatal("an untrusted project's command allowed a write")
+		}
+		if !strings.Contains(o.stderr, "ignored until you trust this folder") {
+			t.Fatalf("the user is not told: %s", o.stderr)
+		}
+		// The prompt itself still reached the model.
+		if !strings.Contains(w.srv.Requests()[0].LastUser().Text, "Create hello.txt") {
+			t.Fatal("the project command was not expanded")
+		}
+		// Trusted, the same command's rules count.
+		w.srv.Add(greetReplies()...)
+		w.mustRun(0, "", "-p", "/greet hello.txt world", "--trust")
+		if w.read("hello.txt") != "hello, world\n" {
+			t.Fatalf("trusted: %q", w.read("hello.txt"))
+		}
+	})
+}
+
+// Allowed tools are allow rules: they never lift plan mode's limit.
+func TestCommandAllowedToolsDoNotPassPlanMode(t *testing.T) {
+	w := newWorld(t, "anthropic", greetReplies()...)
+	writeConfigFile(t, filepath.Join(w.cfg, "commands", "greet.md"), greetCommand)
+	w.mustRun(0, "", "-p", "/greet hello.txt world", "--permission-mode", "plan")
+	if w.read("hello.txt") != "<missing>" {
+		t.Fatal("a command's allowed-tools wrote in plan mode")
+	}
+	reqs := w.srv.Requests()
+	if res := reqs[len(reqs)-1].LastUser().ToolResults; len(res) != 1 || !strings.Contains(res[0].Content, "Plan mode") {
+		t.Fatalf("the write was not refused by plan mode: %+v", res)
+	}
+}

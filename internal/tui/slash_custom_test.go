@@ -1,0 +1,44 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+)
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCustomCommandsInTheMenuHelpAndTurns(t *testing.T) {
+	f := newFixtureWith(t, false, func(base string) {
+		writeFile(t, filepath.Join(base, "config", "commands", "review.md"),
+			"---\ndescription: Review a file for bugs\nargument-hint: FILE\n---\nReview $ARGUMENTS and list the bugs.\n")
+		writeFile(t, filepath.Join(base, "project", ".claude", "commands", "release-notes.md"), "Write release notes.\n")
+	}, fakemodel.Reply{When: fakemodel.Match{LastUser: "Review main.go and list the bugs."}, Text: "No bugs."})
+	f.typeText("/re")
+	golden(t, "slash-menu-custom", f.screen())
+	f.keys("down", "down", "down", "tab")
+	if f.m.in.Value() != "/review " {
+		t.Fatalf("completion gave %q", f.m.in.Value())
+	}
+	f.typeText("main.go")
+	f.keys("enter")
+	if s := f.screen(); !strings.Contains(s, "No bugs.") {
+		t.Fatalf("the command's prompt did not reach the model:\n%s", s)
+	}
+	f.typeText("/help")
+	f.keys("enter")
+	if s := f.screen(); !strings.Contains(s, "/release-notes") || !strings.Contains(s, "Review a file for bugs (user)") {
+		t.Fatalf("/help lacks the custom commands:\n%s", s)
+	}
+}
