@@ -84,7 +84,8 @@ func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
 	a.beginTurn(main, text)
-	res, err := main.Run(ctx, text)
+	input := append([]llm.Block{llm.TextBlock(text)}, a.attach(ctx, text)...)
+	res, err := main.RunBlocks(ctx, input)
 	return a.finish(ctx, res, err)
 }
 
