@@ -133,6 +133,8 @@ type App struct {
 	commands []commands.Command
 	// turnModel is the model a custom command asked for, for its turn.
 	turnModel string
+	// files is the listing @-mentions complete from (complete.go).
+	files fileList
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string

@@ -32,10 +32,18 @@ type menu struct {
 	open     bool
 	matches  []slashCommand
 	selected int
+	// files says the menu completes an @-mention (mention.go).
+	files bool
 }
 
 // updateMenu opens the menu while the input is a command name being typed.
 func (m *Model) updateMenu() {
+	if m.menu.files {
+		if _, ok := m.mentionToken(); ok {
+			return // the @ menu follows its own word (mention.go)
+		}
+		m.menu = menu{}
+	}
 	v := m.in.Value()
 	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
 		m.menu.open = false
@@ -59,6 +67,12 @@ func (m *Model) menuKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case "down":
 		m.menu.selected = (m.menu.selected + 1) % len(m.menu.matches)
 		return nil, true
+	case "tab", "enter":
+		if m.menu.files {
+			return m.completeFile(), true
+		}
+	}
+	switch k.String() {
 	case "tab":
 		c := m.menu.matches[m.menu.selected]
 		text := c.name

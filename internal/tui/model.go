@@ -179,6 +179,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case rewound:
 		m.showRewound(msg)
 		return m, nil
+	case fileMatches:
+		m.showFileMatches(msg)
+		return m, nil
 	case editorReady:
 		return m, m.execEditor(msg)
 	case editedPlan:

@@ -42,3 +42,29 @@ func TestCustomCommandsInTheMenuHelpAndTurns(t *testing.T) {
 		t.Fatalf("/help lacks the custom commands:\n%s", s)
 	}
 }
+
+func TestAtCompletesFilesFuzzilyAndSkipsIgnoredAndDenied(t *testing.T) {
+	f := newFixtureWith(t, false, func(base string) {
+		proj := filepath.Join(base, "project")
+		writeFile(t, filepath.Join(proj, ".gitignore"), "build/\n")
+		writeFile(t, filepath.Join(proj, "internal", "server", "handler.go"), "package server\n")
+		writeFile(t, filepath.Join(proj, "internal", "server", "handler_test.go"), "package server\n")
+		writeFile(t, filepath.Join(proj, "docs", "handbook.md"), "# Handbook\n")
+		writeFile(t, filepath.Join(proj, "build", "handler.go"), "generated\n")
+		writeFile(t, filepath.Join(proj, "handler.env"), "SECRET=1\n")
+		os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+		writeFile(t, filepath.Join(base, "config", "settings.json"), `{"permissions":{"deny":["Read(*.env)"]}}`)
+	})
+	f.typeText("look at ")
+	f.keys("@", "h", "a", "n", "d")
+	golden(t, "mention-menu", f.screen())
+	s := f.screen()
+	if strings.Contains(s, "build/") || strings.Contains(s, "handler.env") {
+		t.Fatalf("ignored or denied files offered:\n%s", s)
+	}
+	f.keys("l")
+	f.keys("enter")
+	if v := f.m.in.Value(); v != "look at @internal/server/handler.go " {
+		t.Fatalf("completion gave %q", v)
+	}
+}
