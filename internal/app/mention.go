@@ -93,21 +93,21 @@ func (a *App) attach(ctx context.Context, text string) []llm.Block {
 	home, _ := os.UserHomeDir()
 	var out []llm.Block
 	for _, m := range mentions(text, a.dir, home) {
-		b, err := a.attachOne(ctx, m)
+		bs, err := a.attachOne(ctx, m)
 		if err != nil {
 			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf("@%s is not attached: %v", m.Raw, err)})
 			continue
 		}
-		out = append(out, b)
+		out = append(out, bs...)
 	}
 	return out
 }
 
 // attachOne attaches one mention.
-func (a *App) attachOne(ctx context.Context, m mention) (llm.Block, error) {
+func (a *App) attachOne(ctx context.Context, m mention) ([]llm.Block, error) {
 	info, err := os.Stat(m.Path)
 	if err != nil {
-		return llm.Block{}, err
+		return nil, err
 	}
 	name, input, tag := "Read", map[string]any{"file_path": m.Path}, "attached-file"
 	if info.IsDir() {
@@ -117,9 +117,9 @@ func (a *App) attachOne(ctx context.Context, m mention) (llm.Block, error) {
 	}
 	res, err := a.runForUser(ctx, name, input)
 	if err != nil {
-		return llm.Block{}, err
+		return nil, err
 	}
-	return llm.TextBlock(fmt.Sprintf("<%s path=%q>\n%s\n</%s>", tag, m.Raw, res.Content, tag)), nil
+	return []llm.Block{llm.TextBlock(fmt.Sprintf("<%s path=%q>\n%s\n</%s>", tag, m.Raw, res.Content, tag))}, nil
 }
 
 // runForUser runs a reading tool on the user's behalf, as the main agent
@@ -137,16 +137,9 @@ func (a *App) runForUser(ctx context.Context, name string, input map[string]any)
 	}
 	access := call.Access()
 	access.Tool, access.Kind = t.Name(), t.Kind()
-	pc := permission.Context{Mode: a.plan.Mode()}
-	if pc.Mode == permission.ModePlan {
-		pc.PlanFile = a.plan.PlanFile("")
-	}
-	switch d := a.perm.Decide(pc, access); d.Behavior {
-	case permission.Allow:
-	case permission.Ask:
-		return tool.Result{}, fmt.Errorf("reading it needs a yes (%s); ask the model to read it instead", strings.TrimSuffix(d.Reason, "."))
-	default:
-		return tool.Result{}, fmt.Errorf("%s", d.Reason)
+	pc, err := a.decideForUser(access)
+	if err != nil {
+		return tool.Result{}, err
 	}
 	ctx = tool.WithGate(ctx, &tool.Gate{Engine: a.perm, Context: pc, Tool: t.Name(), Kind: t.Kind()})
 	res := call.Run(ctx)
@@ -154,4 +147,23 @@ func (a *App) runForUser(ctx context.Context, name string, input map[string]any)
 		return tool.Result{}, fmt.Errorf("%s", res.Content)
 	}
 	return res, nil
+}
+
+// decideForUser puts an access made on the user's behalf to the
+// permission engine in the session's current mode (as the main agent's
+// call would be), and returns the context it was decided in. Only a plain
+// yes lets it through.
+func (a *App) decideForUser(access permission.Access) (permission.Context, error) {
+	pc := permission.Context{Mode: a.plan.Mode()}
+	if pc.Mode == permission.ModePlan {
+		pc.PlanFile = a.plan.PlanFile("")
+	}
+	switch d := a.perm.Decide(pc, access); d.Behavior {
+	case permission.Allow:
+		return pc, nil
+	case permission.Ask:
+		return pc, fmt.Errorf("reading it needs a yes (%s); ask the model to read it instead", strings.TrimSuffix(d.Reason, "."))
+	default:
+		return pc, fmt.Errorf("%s", d.Reason)
+	}
 }

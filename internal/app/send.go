@@ -71,6 +71,12 @@ func (a *App) pendingPlan() *session.Pending {
 // approval that clears the conversation starts a fresh one from the plan
 // within the same call.
 func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
+	return a.send(ctx, text, nil)
+}
+
+// send is Send with blocks to attach after the prompt besides its
+// @-mentions (images a host sent).
+func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnResult, error) {
 	ctx, done := a.work.track(ctx)
 	defer done()
 	if a.pendingPlan() != nil {
@@ -85,6 +91,7 @@ func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 	defer a.setTurnModel("")
 	a.beginTurn(main, text)
 	input := append([]llm.Block{llm.TextBlock(text)}, a.attach(ctx, text)...)
+	input = append(input, extra...)
 	res, err := main.RunBlocks(ctx, input)
 	return a.finish(ctx, res, err)
 }

@@ -53,6 +53,7 @@ func (m *inMessage) text() (string, error) {
 // a compaction.
 type work struct {
 	text         string
+	images       []app.Image
 	compactID    string
 	instructions string
 }
@@ -132,7 +133,12 @@ func (c *control) handle(data []byte, n int) {
 			c.complain(n, "%v", err)
 			return
 		}
-		c.input.push(work{text: text})
+		images, err := in.Message.images()
+		if err != nil {
+			c.complain(n, "%v", err)
+			return
+		}
+		c.input.push(work{text: text, images: images})
 	case "control_response":
 		c.answer(n, in.RequestID, in.Response)
 	case "control_request":

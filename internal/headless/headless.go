@@ -123,7 +123,7 @@ func Run(ctx context.Context, o Options) int {
 			ctl.reply(w.compactID, a.Compact(ctx, w.instructions))
 			continue
 		}
-		code = r.turn(ctx, ctl, w.text)
+		code = r.turn(ctx, ctl, w.text, w.images...)
 	}
 	if ctx.Err() != nil {
 		// A signal ends the run even while the host keeps its end of
@@ -155,10 +155,10 @@ type runner struct {
 }
 
 // turn runs one stream-json input message, interruptible by the host.
-func (r *runner) turn(ctx context.Context, ctl *control, text string) int {
+func (r *runner) turn(ctx context.Context, ctl *control, text string, images ...app.Image) int {
 	tctx, cancel := context.WithCancel(ctx)
 	ctl.setInterrupt(cancel)
-	res, err := r.a.Send(tctx, text)
+	res, err := r.a.SendImages(tctx, text, images)
 	ctl.setInterrupt(nil)
 	cancel()
 	code, _ := r.report(res, err, true)

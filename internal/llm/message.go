@@ -29,6 +29,8 @@ const (
 	BlockText       BlockType = event.BlockText
 	BlockToolUse    BlockType = event.BlockToolUse
 	BlockToolResult BlockType = event.BlockToolResult
+	// BlockImage is an image the user attached, sent inline.
+	BlockImage BlockType = event.BlockImage
 )
 
 // Block is one piece of a message: text, a tool call made by the model, or
@@ -57,6 +59,17 @@ type Block struct {
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+
+	// MediaType and Data describe an image block: "image/png",
+	// "image/jpeg", "image/gif" or "image/webp", and the bytes in
+	// standard base64.
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+}
+
+// ImageBlock returns an image block for base64 data of a media type.
+func ImageBlock(mediaType, data string) Block {
+	return Block{Type: BlockImage, MediaType: mediaType, Data: data}
 }
 
 // ToolUseBlock returns a tool_use block for input as the model produced

@@ -234,7 +234,7 @@ func (e *Entry) check() string {
 		}
 		for _, b := range e.Message.Content {
 			switch b.Type {
-			case llm.BlockText, llm.BlockToolUse, llm.BlockToolResult:
+			case llm.BlockText, llm.BlockToolUse, llm.BlockToolResult, llm.BlockImage:
 			default:
 				return fmt.Sprintf("message with an unknown block type %q", b.Type)
 			}
