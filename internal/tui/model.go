@@ -135,6 +135,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if len(m.dialogs) > 0 {
 			return m, m.dialogKey(msg)
 		}
+		if mention, ok := pastedImage(msg.Content); ok {
+			msg.Content = mention
+		}
 		var cmd tea.Cmd
 		m.in, cmd = m.in.Update(msg)
 		return m, cmd
