@@ -27,6 +27,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/skills"
 	"github.com/ponder-agent/ponder/internal/tool"
 	"github.com/ponder-agent/ponder/internal/tool/builtin"
 )
@@ -135,6 +136,8 @@ type App struct {
 	turnModel string
 	// files is the listing @-mentions complete from (complete.go).
 	files fileList
+	// skills are the skills the model is offered (skills.go).
+	skills []skills.Skill
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string
@@ -216,6 +219,7 @@ func New(opts Options) (*App, error) {
 	}
 	a.shells = builtin.NewShells()
 	a.loadCommands()
+	a.loadSkills()
 	if err := a.open(); err != nil {
 		return nil, err
 	}
