@@ -85,12 +85,19 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 	a.mu.Lock()
 	main := a.main
 	a.mu.Unlock()
-	text, model := a.expandCommand(text)
+	typed := text
+	text, model, ownText := a.expandCommand(text)
+	mentioned := text
+	if !ownText {
+		// A repository's command may not attach files by naming them:
+		// only what the user typed does.
+		mentioned = typed
+	}
 	a.plan.SetTaskHint(text)
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
 	a.beginTurn(main, text)
-	input := append([]llm.Block{llm.TextBlock(text)}, a.attach(ctx, text)...)
+	input := append([]llm.Block{llm.TextBlock(text)}, a.attach(ctx, mentioned)...)
 	input = append(input, extra...)
 	res, err := main.RunBlocks(ctx, input)
 	return a.finish(ctx, res, err)

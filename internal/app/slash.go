@@ -87,11 +87,13 @@ type cmdCall struct {
 // prompt, nothing more. Its allowed tools become allow rules for the
 // rest of the session, added through the permission engine, so plan mode
 // and deny rules still hold over them. Any other line comes back as it
-// is.
-func (a *App) expandCommand(line string) (prompt, model string) {
+// is. ownText says the prompt is the user's own words (typed, or a
+// command of the user's or a trusted folder's), whose @-mentions attach
+// files.
+func (a *App) expandCommand(line string) (prompt, model string, ownText bool) {
 	call, ok := a.command(line)
 	if !ok {
-		return line, ""
+		return line, "", true
 	}
 	c := call.cmd
 	granted := c.Scope == commands.ScopeUser || a.cfg.Trusted
@@ -110,7 +112,7 @@ func (a *App) expandCommand(line string) (prompt, model string) {
 			model = c.Model
 		}
 	}
-	return c.Expand(call.args), model
+	return c.Expand(call.args), model, granted
 }
 
 // setTurnModel sets the model of the turn about to run ("" for the
