@@ -45,6 +45,9 @@ type Block struct {
 	// Reminder names the reminder a text block carries (ponder's note to
 	// the model, not the user's words), such as "plan_mode".
 	Reminder string `json:"reminder,omitempty"`
+	// Attachment names what the user attached (an @-mentioned path) on
+	// the blocks that carry it: not typed text.
+	Attachment string `json:"attachment,omitempty"`
 	// MediaType and Data are an image block's media type ("image/png")
 	// and its bytes in base64.
 	MediaType string `json:"media_type,omitempty"`

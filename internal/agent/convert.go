@@ -11,7 +11,7 @@ func EventMessage(m llm.Message) event.Message {
 	for i, b := range m.Content {
 		out.Content[i] = event.Block{Type: string(b.Type), Text: b.Text, ID: b.ID, Name: b.Name, Input: b.Input,
 			ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError, Reminder: b.Reminder,
-			MediaType: b.MediaType, Data: b.Data}
+			MediaType: b.MediaType, Data: b.Data, Attachment: b.Attachment}
 	}
 	return out
 }

@@ -98,6 +98,9 @@ func (a *App) attach(ctx context.Context, text string) []llm.Block {
 			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf("@%s is not attached: %v", m.Raw, err)})
 			continue
 		}
+		for i := range bs {
+			bs[i].Attachment = m.Raw
+		}
 		out = append(out, bs...)
 	}
 	return out

@@ -45,6 +45,10 @@ type Block struct {
 	// Such blocks are sent to the model like any text but are never shown
 	// as something the user typed.
 	Reminder string `json:"reminder,omitempty"`
+	// Attachment names what the user attached (an @-mentioned path) on
+	// the blocks that carry it; front ends show such blocks as an
+	// attachment, not as typed text.
+	Attachment string `json:"attachment,omitempty"`
 
 	// ID, Name and Input describe a tool_use block. Input is always valid
 	// JSON; when the model produced malformed input, Input is {} and

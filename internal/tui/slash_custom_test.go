@@ -68,3 +68,19 @@ func TestAtCompletesFilesFuzzilyAndSkipsIgnoredAndDenied(t *testing.T) {
 		t.Fatalf("completion gave %q", v)
 	}
 }
+
+// An attached file goes to the model, not into the user's line on screen,
+// also when the conversation is drawn again from history.
+func TestAttachmentsAreNotShownAsTypedText(t *testing.T) {
+	f := newFixtureWith(t, false, func(base string) {
+		writeFile(t, filepath.Join(base, "project", "a.txt"), "the content of a\n")
+	}, fakemodel.Reply{When: fakemodel.Match{LastUser: "the content of a"}, Text: "Seen."})
+	f.typeText("look at @a.txt")
+	f.keys("enter")
+	f.m.conv = newConversation(f.m.th)
+	f.m.loadHistory()
+	s := f.screen()
+	if !strings.Contains(s, "look at @a.txt") || strings.Contains(s, "the content of a") || !strings.Contains(s, "Seen.") {
+		t.Fatalf("screen:\n%s", s)
+	}
+}
