@@ -104,3 +104,35 @@ func TestProjectCommandMentionsAttachNothing(t *testing.T) {
 		t.Fatalf("the model got %q", text)
 	}
 }
+
+// A user's command may pick the model of its turn; the next turn is back
+// on the session's model.
+func TestCommandModelIsForItsTurnOnly(t *testing.T) {
+	w := newWorld(t, "openai",
+		fakemodel.Reply{Name: "cmd", When: fakemodel.Match{LastUser: "Think hard", Model: "deep-thinker"}, Text: "thought"},
+		fakemodel.Reply{Name: "next", When: fakemodel.Match{LastUser: "and now"}, Text: "plain"},
+	)
+	writeConfigFile(t, filepath.Join(w.cfg, "commands", "deep.md"), "---\nmodel: deep-thinker\n---\nThink hard about $ARGUMENTS\n")
+	id := "ad92c3b5-d647-4cf3-a405-8091a2b3c4d5"
+	w.mustRun(0, "", "-p", "/deep caching", "--session-id", id)
+	w.mustRun(0, "", "-p", "and now", "--resume", id)
+	reqs := w.srv.Requests()
+	if reqs[0].Model != "deep-thinker" || reqs[1].Model == "deep-thinker" {
+		t.Fatalf("models %q then %q", reqs[0].Model, reqs[1].Model)
+	}
+	w.allUsed()
+}
+
+// A fork keeps the checkpoints: its rewind restores what the original
+// session changed.
+func TestForkedSessionRewindsTheOriginalsTurns(t *testing.T) {
+	w := newWorld(t, "anthropic", editTurn("edit both")...)
+	w.write("a.txt", "A0\n")
+	w.write("b.txt", "B0\n")
+	id := "be03d4c6-e758-4d04-b516-91a2b3c4d5e6"
+	w.mustRun(0, "", "-p", "edit both", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(touch:*)", "--session-id", id)
+	w.mustRun(0, "", "-p", "--resume", id, "--fork-session", "--rewind-to", "1", "--rewind", "files")
+	if w.read("a.txt") != "A0\n" || w.read("b.txt") != "B0\n" {
+		t.Fatalf("a %q b %q", w.read("a.txt"), w.read("b.txt"))
+	}
+}
