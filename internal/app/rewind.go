@@ -83,8 +83,8 @@ func (a *App) checkpointStore(tr *session.Transcript) *checkpoint.Store {
 
 // beginTurn starts the checkpoints of a user turn about to be sent to
 // main.
-func (a *App) beginTurn(main *agent.Agent, prompt string) {
-	a.checkpoints.Begin(prompt, len(main.History()))
+func (a *App) beginTurn(main *agent.Agent, prompt string) int {
+	return a.checkpoints.Begin(prompt, len(main.History()))
 }
 
 // Turns lists the session's turns, oldest first, with what each changed.

@@ -96,11 +96,13 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 	a.plan.SetTaskHint(text)
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
-	a.beginTurn(main, text)
+	turn := a.beginTurn(main, text)
 	input := append([]llm.Block{llm.TextBlock(text)}, a.attach(ctx, mentioned)...)
 	input = append(input, extra...)
 	res, err := main.RunBlocks(ctx, input)
-	return a.finish(ctx, res, err)
+	out, err := a.finish(ctx, res, err)
+	out.Turn = turn
+	return out, err
 }
 
 // AnswerPending answers the plan approval a headless run left waiting and

@@ -126,7 +126,11 @@ func TestRewindUndoesAnApprovedPlansImplementation(t *testing.T) {
 		)
 		id := "9d81b2a4-c536-4be2-93f4-7f8091a2b3c4"
 		o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--plan-approval", "accept-edits", "--session-id", id, "--output-format", "json")
-		plan := lastResult(t, o.stdout)["plan_file"].(string)
+		res := lastResult(t, o.stdout)
+		plan := res["plan_file"].(string)
+		if res["turn"] != 1.0 {
+			t.Fatalf("the result does not number the turn: %v", res["turn"])
+		}
 		if w.read("hello.txt") != "hello\n" {
 			t.Fatalf("not implemented: %q", w.read("hello.txt"))
 		}

@@ -171,7 +171,7 @@ func (r *runner) turn(ctx context.Context, ctl *control, text string, images ...
 func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 	a, w := r.a, r.w
 	out := Result{Type: "result", Subtype: "success", SessionID: a.ID(), Result: res.Text, Mode: a.Mode(),
-		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: res.Usage}
+		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: res.Usage, Turn: res.Turn}
 	if _, ok := a.PlanText(); ok {
 		out.PlanFile = a.PlanFile()
 	}
