@@ -139,7 +139,7 @@ func (m *Model) command(line string) tea.Cmd {
 			return todosLoaded{items, err}
 		}
 	case "/help":
-		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands())})
+		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands()) + m.skillsHelp()})
 	case "/exit", "/quit":
 		return tea.Quit
 	default:
@@ -265,4 +265,18 @@ func (m *Model) customCommands() []slashCommand {
 // allCommands are the built-in commands, then the custom ones.
 func (m *Model) allCommands() []slashCommand {
 	return append(append([]slashCommand(nil), slashCommands...), m.customCommands()...)
+}
+
+// skillsHelp lists the skills the model is offered, for /help.
+func (m *Model) skillsHelp() string {
+	list := m.app.Skills()
+	if len(list) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nSkills (the model loads them when a task fits):")
+	for _, s := range list {
+		fmt.Fprintf(&b, "\n  %-20s %s (%s)", s.Name, s.Description, s.Scope)
+	}
+	return b.String()
 }

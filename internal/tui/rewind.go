@@ -92,6 +92,9 @@ func (m *Model) escIdle() tea.Cmd {
 		return m.openRewind()
 	}
 	m.lastEsc = now
+	if len(m.app.Turns()) > 0 {
+		m.hint = "Press Esc again to rewind."
+	}
 	return nil
 }
 

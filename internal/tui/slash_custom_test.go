@@ -24,6 +24,7 @@ func TestCustomCommandsInTheMenuHelpAndTurns(t *testing.T) {
 		writeFile(t, filepath.Join(base, "config", "commands", "review.md"),
 			"---\ndescription: Review a file for bugs\nargument-hint: FILE\n---\nReview $ARGUMENTS and list the bugs.\n")
 		writeFile(t, filepath.Join(base, "project", ".claude", "commands", "release-notes.md"), "Write release notes.\n")
+		writeFile(t, filepath.Join(base, "project", ".ponder", "skills", "pdf", "SKILL.md"), "---\ndescription: Fill in PDF forms\n---\nUse the script.\n")
 	}, fakemodel.Reply{When: fakemodel.Match{LastUser: "Review main.go and list the bugs."}, Text: "No bugs."})
 	f.typeText("/re")
 	golden(t, "slash-menu-custom", f.screen())
@@ -38,7 +39,7 @@ func TestCustomCommandsInTheMenuHelpAndTurns(t *testing.T) {
 	}
 	f.typeText("/help")
 	f.keys("enter")
-	if s := f.screen(); !strings.Contains(s, "/release-notes") || !strings.Contains(s, "Review a file for bugs (user)") {
+	if s := f.screen(); !strings.Contains(s, "/release-notes") || !strings.Contains(s, "Review a file for bugs (user)") || !strings.Contains(s, "Fill in PDF forms (project)") {
 		t.Fatalf("/help lacks the custom commands:\n%s", s)
 	}
 }
