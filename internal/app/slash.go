@@ -8,6 +8,7 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/commands"
+	"github.com/ponder-agent/ponder/internal/config"
 )
 
 // This file is custom slash commands: markdown prompts from
@@ -36,9 +37,7 @@ func (a *App) loadCommands() {
 	if home != "" {
 		dirs = append(dirs, commands.Dir{Path: filepath.Join(home, ".claude", "commands"), Scope: commands.ScopeUser})
 	}
-	dirs = append(dirs,
-		commands.Dir{Path: filepath.Join(a.root, ".ponder", "commands"), Scope: commands.ScopeProject},
-		commands.Dir{Path: filepath.Join(a.root, ".claude", "commands"), Scope: commands.ScopeProject})
+	dirs = append(dirs, projectCommandDirs(a.root)...)
 	cmds, problems := commands.Load(dirs, builtinCommands)
 	for _, p := range problems {
 		a.warnings = append(a.warnings, "skipped "+p.Error())
@@ -121,4 +120,28 @@ func (a *App) setTurnModel(model string) {
 	a.mu.Lock()
 	a.turnModel = model
 	a.mu.Unlock()
+}
+
+// projectCommandDirs are the project's directories of command files.
+func projectCommandDirs(root string) []commands.Dir {
+	return []commands.Dir{
+		{Path: filepath.Join(root, ".ponder", "commands"), Scope: commands.ScopeProject},
+		{Path: filepath.Join(root, ".claude", "commands"), Scope: commands.ScopeProject}}
+}
+
+// ignoredCommandGrants lists what an untrusted project's commands ask for
+// that is ignored (allowed-tools, model), for the one trust notice and
+// the trust question.
+func ignoredCommandGrants(root string) []config.Ignored {
+	cmds, _ := commands.Load(projectCommandDirs(root), builtinCommands)
+	var out []config.Ignored
+	for _, c := range cmds {
+		if len(c.AllowedTools) > 0 {
+			out = append(out, config.Ignored{File: c.Path, Name: "allowed-tools of /" + c.Name, Value: strings.Join(c.AllowedTools, ", ")})
+		}
+		if c.Model != "" {
+			out = append(out, config.Ignored{File: c.Path, Name: "model of /" + c.Name, Value: c.Model})
+		}
+	}
+	return out
 }

@@ -60,7 +60,7 @@ func TestUntrustedProjectCommandGrantsNothing(t *testing.T) {
 		if w.read("hello.txt") != "<missing>" {
 			t.Fatal("an untrusted project's command allowed a write")
 		}
-		if !strings.Contains(o.stderr, "ignored until you trust this folder") {
+		if !strings.Contains(o.stderr, "ignored until you trust this folder") || !strings.Contains(o.stderr, "allowed-tools of /greet (Write)") {
 			t.Fatalf("the user is not told: %s", o.stderr)
 		}
 		// The prompt itself still reached the model.
