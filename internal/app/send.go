@@ -185,7 +185,7 @@ func (a *App) clearConversation() *agent.Agent {
 	return main
 }
 
-// Main returns the main agent.
+// mainAgent returns the main agent.
 func (a *App) mainAgent() *agent.Agent {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -158,7 +158,8 @@ func (s *Store) beginLocked(prompt string, keep int) int {
 	return t.N
 }
 
-// current returns the turn in progress, starting an unnamed one if none.
+// currentLocked returns the turn in progress, starting an unnamed one if
+// none. The caller holds s.mu.
 func (s *Store) currentLocked() *Turn {
 	if s.current == nil {
 		s.beginLocked("", -1)
