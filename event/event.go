@@ -27,6 +27,7 @@ const (
 	BlockText       = "text"
 	BlockToolUse    = "tool_use"
 	BlockToolResult = "tool_result"
+	BlockImage      = "image"
 )
 
 // Block is one piece of a message, shaped like the Anthropic Messages API
@@ -44,6 +45,13 @@ type Block struct {
 	// Reminder names the reminder a text block carries (ponder's note to
 	// the model, not the user's words), such as "plan_mode".
 	Reminder string `json:"reminder,omitempty"`
+	// Attachment names what the user attached (an @-mentioned path) on
+	// the blocks that carry it: not typed text.
+	Attachment string `json:"attachment,omitempty"`
+	// MediaType and Data are an image block's media type ("image/png")
+	// and its bytes in base64.
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
 }
 
 // Message is a whole message of the conversation.

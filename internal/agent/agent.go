@@ -133,12 +133,18 @@ type Result struct {
 // transcript failure; everything a tool does comes back to the model as a
 // result instead.
 func (a *Agent) Run(ctx context.Context, input string) (Result, error) {
+	return a.RunBlocks(ctx, []llm.Block{llm.TextBlock(input)})
+}
+
+// RunBlocks is Run for input made of several blocks: the typed text
+// first, then what the user attached to it (files, images).
+func (a *Agent) RunBlocks(ctx context.Context, input []llm.Block) (Result, error) {
 	if a.cfg.ID == "" && a.cfg.Plan != nil {
 		a.cfg.Plan.NoteHumanTurn()
 	} else {
 		a.tracker.NoteHumanTurn()
 	}
-	return a.loop(ctx, []llm.Block{llm.TextBlock(input)})
+	return a.loop(ctx, input)
 }
 
 // Continue resumes a turn whose tool results are already known (a pending

@@ -10,7 +10,8 @@ func EventMessage(m llm.Message) event.Message {
 	out := event.Message{Role: string(m.Role), Content: make([]event.Block, len(m.Content))}
 	for i, b := range m.Content {
 		out.Content[i] = event.Block{Type: string(b.Type), Text: b.Text, ID: b.ID, Name: b.Name, Input: b.Input,
-			ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError, Reminder: b.Reminder}
+			ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError, Reminder: b.Reminder,
+			MediaType: b.MediaType, Data: b.Data, Attachment: b.Attachment}
 	}
 	return out
 }

@@ -19,12 +19,15 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/checkpoint"
+	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/skills"
 	"github.com/ponder-agent/ponder/internal/tool"
 	"github.com/ponder-agent/ponder/internal/tool/builtin"
 )
@@ -127,6 +130,16 @@ type App struct {
 	sandboxPolicy permission.SandboxPolicy
 	// shells are the commands running in the background.
 	shells *builtin.Shells
+	// checkpoints keep what files held before each turn changed them.
+	checkpoints *checkpoint.Store
+	// commands are the custom slash commands (slash.go).
+	commands []commands.Command
+	// turnModel is the model a custom command asked for, for its turn.
+	turnModel string
+	// files is the listing @-mentions complete from (complete.go).
+	files fileList
+	// skills are the skills the model is offered (skills.go).
+	skills []skills.Skill
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string
@@ -217,6 +230,8 @@ func New(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.shells = builtin.NewShells()
+	a.loadCommands()
+	a.loadSkills()
 	if err := a.open(); err != nil {
 		return nil, err
 	}

@@ -40,6 +40,9 @@ type TurnResult struct {
 	// Plan and PlanFile are, with StopPlanPending, the plan that waits
 	// for approval.
 	Plan, PlanFile string
+	// Turn numbers the user turn Send began, for a later rewind to
+	// before it (0 when the turn continued an earlier one).
+	Turn int
 }
 
 // turnResult is how front ends see an agent's result; token counts are

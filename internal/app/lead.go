@@ -244,7 +244,7 @@ func (a *App) answerTeammate(ctx context.Context, to string, resp teamtool.Respo
 	msg, err := mailbox.NewPlanApprovalResponse(l.m.team, team.LeadName, to, mailbox.PlanApprovalResponse{
 		RequestID: resp.RequestID, Approved: resp.Approve, Feedback: resp.Feedback, Mode: resp.Mode})
 	if err == nil {
-		err = a.send(ctx, l.m, msg, by)
+		err = a.sendTeam(ctx, l.m, msg, by)
 	}
 	if err != nil {
 		l.requests.Reopen(resp.RequestID)

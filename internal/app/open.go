@@ -75,7 +75,8 @@ func (a *App) open() (err error) {
 	} else if a.opts.PlanName != "" {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
-	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
+	a.checkpoints = a.checkpointStore(tr)
+	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints}
 	system, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
 	a.system = system + teamPrompt(a.opts.Team)
 	if problem != "" {
@@ -183,6 +184,9 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 func (a *App) modelFor(mode permission.Mode) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.turnModel != "" {
+		return a.turnModel
+	}
 	return a.models.ForMode(mode)
 }
 

@@ -71,6 +71,12 @@ func (a *App) pendingPlan() *session.Pending {
 // approval that clears the conversation starts a fresh one from the plan
 // within the same call.
 func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
+	return a.send(ctx, text, nil)
+}
+
+// send is Send with blocks to attach after the prompt besides its
+// @-mentions (images a host sent).
+func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnResult, error) {
 	ctx, done := a.work.track(ctx)
 	defer done()
 	if a.pendingPlan() != nil {
@@ -79,9 +85,24 @@ func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 	a.mu.Lock()
 	main := a.main
 	a.mu.Unlock()
+	typed := text
+	text, model, ownText := a.expandCommand(text)
+	mentioned := text
+	if !ownText {
+		// A repository's command may not attach files by naming them:
+		// only what the user typed does.
+		mentioned = typed
+	}
 	a.plan.SetTaskHint(text)
-	res, err := main.Run(ctx, a.withTeamMessages(text))
-	return a.finish(ctx, res, err)
+	a.setTurnModel(model)
+	defer a.setTurnModel("")
+	turn := a.beginTurn(main, text)
+	input := append([]llm.Block{llm.TextBlock(a.withTeamMessages(text))}, a.attach(ctx, mentioned)...)
+	input = append(input, extra...)
+	res, err := main.RunBlocks(ctx, input)
+	out, err := a.finish(ctx, res, err)
+	out.Turn = turn
+	return out, err
 }
 
 // AnswerPending answers the plan approval a headless run left waiting and
@@ -164,7 +185,7 @@ func (a *App) clearConversation() *agent.Agent {
 	return main
 }
 
-// Main returns the main agent.
+// mainAgent returns the main agent.
 func (a *App) mainAgent() *agent.Agent {
 	a.mu.Lock()
 	defer a.mu.Unlock()

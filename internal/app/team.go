@@ -161,8 +161,8 @@ func (a *App) recordMessage(how string, m mailbox.Message, by string) {
 	a.emit(ev)
 }
 
-// send sends a message, bounded in time, and records it.
-func (a *App) send(ctx context.Context, m *member, msg mailbox.Message, by string) error {
+// sendTeam sends a team message, bounded in time, and records it.
+func (a *App) sendTeam(ctx context.Context, m *member, msg mailbox.Message, by string) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if err := m.mb.Send(ctx, msg); err != nil {

@@ -46,7 +46,7 @@ func (a *App) leadSend(ctx context.Context, to, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := a.send(ctx, l.m, msg, "model"); err != nil {
+	if err := a.sendTeam(ctx, l.m, msg, "model"); err != nil {
 		return "", err
 	}
 	l.mu.Lock()
@@ -233,7 +233,7 @@ func (a *App) leadShutdown(ctx context.Context, to, reason string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if err := a.send(ctx, l.m, msg, "model"); err != nil {
+	if err := a.sendTeam(ctx, l.m, msg, "model"); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("Asked %s to stop; it does once its current turn is done.", to), nil

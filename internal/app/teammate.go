@@ -114,7 +114,7 @@ func (a *App) requestApproval(ctx context.Context, q permission.Question) error 
 	if err := a.setMateState(event.TeammateAwaitingApproval, id, ""); err != nil {
 		return err
 	}
-	if err := a.send(ctx, s.m, msg, ""); err != nil {
+	if err := a.sendTeam(ctx, s.m, msg, ""); err != nil {
 		_ = a.setMateState(event.TeammateWorking, "", "")
 		return err
 	}
@@ -229,7 +229,7 @@ func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
 		_ = msg.Decode(mailbox.TypeShutdownRequest, &req)
 		reply, err := mailbox.NewMessage(s.m.team, s.m.name, msg.From, mailbox.TypeShutdownResponse, mailbox.ShutdownResponse{RequestID: req.RequestID, Approve: true})
 		if err == nil {
-			_ = a.send(ctx, s.m, reply, "")
+			_ = a.sendTeam(ctx, s.m, reply, "")
 		}
 		s.mu.Lock()
 		s.stop = true
@@ -277,7 +277,7 @@ func (a *App) afterMateTurn(ctx context.Context, res TurnResult, err error) {
 	}
 	idle, merr := mailbox.NewMessage(s.m.team, s.m.name, s.rec.Lead, mailbox.TypeIdle, mailbox.Idle{Summary: summary})
 	if merr == nil {
-		if serr := a.send(ctx, s.m, idle, ""); serr != nil {
+		if serr := a.sendTeam(ctx, s.m, idle, ""); serr != nil {
 			a.emit(event.Notice{Level: "warning", Text: serr.Error()})
 		}
 	}
@@ -297,7 +297,7 @@ func (a *App) teammateSend(ctx context.Context, to, text string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if err := a.send(ctx, s.m, msg, "model"); err != nil {
+	if err := a.sendTeam(ctx, s.m, msg, "model"); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("Message sent to %s.", to), nil

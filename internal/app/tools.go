@@ -18,7 +18,7 @@ import (
 
 // buildTools registers every tool the main conversation may be offered.
 func (a *App) buildTools() *tool.Registry {
-	return tool.NewRegistry(
+	reg := tool.NewRegistry(
 		builtin.NewRead(),
 		builtin.NewWrite(),
 		builtin.NewEdit(),
@@ -40,6 +40,8 @@ func (a *App) buildTools() *tool.Registry {
 		teamtool.NewSpawnTeammate(teamTools{a}),
 		teamtool.NewSendMessage(teamTools{a}),
 	)
+	a.addSkillTool(reg)
+	return reg
 }
 
 // shellPolicy is the shellEnvironment setting as package shellenv takes it.

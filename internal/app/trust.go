@@ -36,6 +36,7 @@ func loadConfig(opts Options, dir string) (*config.Config, error) {
 		for _, m := range agentdef.IgnoredModels(filepath.Join(cfg.ProjectDir, ".ponder", "agents")) {
 			cfg.Ignored = append(cfg.Ignored, config.Ignored{File: m.File, Name: "model", Value: m.Model})
 		}
+		cfg.Ignored = append(cfg.Ignored, ignoredCommandGrants(cfg.ProjectDir)...)
 	}
 	return cfg, nil
 }

@@ -57,6 +57,8 @@ type rootOptions struct {
 	rejectPlan    string
 	rejectPlanSet bool
 	team          string
+	rewindTo      string
+	rewind        string
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -171,6 +173,8 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
 	f.StringVar(&o.team, "team", "", "lead the team of this name: SpawnTeammate and SendMessage are offered, and teammates' messages and plan approval requests reach this session")
+	f.StringVar(&o.rewindTo, "rewind-to", "", "with --resume: put files and conversation back to before turn N (list: show the turns), then go on with the prompt if one is given")
+	f.StringVar(&o.rewind, "rewind", "both", "with --rewind-to: what to put back: both, files or conversation")
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io))
 	return cmd
 }
@@ -220,6 +224,8 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		OutputFormat: o.outputFormat,
 		InputFormat:  o.inputFormat,
 		ApprovePlan:  o.approvePlan,
+		RewindTo:     o.rewindTo,
+		Rewind:       o.rewind,
 		Stdin:        io.In,
 		Stdout:       io.Out,
 		Stderr:       io.Err,
@@ -267,6 +273,9 @@ func (o *rootOptions) validate() error {
 		if !o.print {
 			return errors.New("--approve-plan and --reject-plan are for headless runs (-p)")
 		}
+	}
+	if o.rewindTo != "" && (o.resume == "" && !o.cont || !o.print) {
+		return errors.New("--rewind-to rewinds an earlier session: use it with -p and --resume ID (or --continue)")
 	}
 	if o.approvePlan != "" {
 		if err := app.CheckApprovalOption(o.approvePlan); err != nil {

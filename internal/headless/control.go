@@ -55,6 +55,7 @@ type work struct {
 	// team marks a turn for the messages of the lead's team.
 	team         bool
 	text         string
+	images       []app.Image
 	compactID    string
 	instructions string
 }
@@ -134,7 +135,12 @@ func (c *control) handle(data []byte, n int) {
 			c.complain(n, "%v", err)
 			return
 		}
-		c.input.push(work{text: text})
+		images, err := in.Message.images()
+		if err != nil {
+			c.complain(n, "%v", err)
+			return
+		}
+		c.input.push(work{text: text, images: images})
 	case "control_response":
 		c.answer(n, in.RequestID, in.Response)
 	case "control_request":

@@ -24,9 +24,13 @@ type Options struct {
 	// ApprovePlan and RejectPlan answer a pending approval on resume.
 	ApprovePlan string
 	RejectPlan  *string
-	Stdin       io.Reader
-	Stdout      io.Writer
-	Stderr      io.Writer
+	// RewindTo, with Rewind, rewinds the resumed session before anything
+	// else (see rewind.go).
+	RewindTo string
+	Rewind   string
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
 }
 
 // Run performs the run and returns the exit code.
@@ -73,6 +77,11 @@ func Run(ctx context.Context, o Options) int {
 	}
 
 	r := runner{a: a, w: w, o: o, start: start}
+	if o.RewindTo != "" {
+		if code, done := r.rewind(); done {
+			return code
+		}
+	}
 	if o.ApprovePlan != "" || o.RejectPlan != nil {
 		ans := event.Answer{Option: o.ApprovePlan}
 		if o.RejectPlan != nil {
@@ -135,7 +144,7 @@ func Run(ctx context.Context, o Options) int {
 			ctl.reply(w.compactID, a.Compact(ctx, w.instructions))
 			continue
 		}
-		code = r.turn(ctx, ctl, w.text)
+		code = r.turn(ctx, ctl, w.text, w.images...)
 	}
 	if ctx.Err() != nil {
 		// A signal ends the run even while the host keeps its end of
@@ -167,10 +176,10 @@ type runner struct {
 }
 
 // turn runs one stream-json input message, interruptible by the host.
-func (r *runner) turn(ctx context.Context, ctl *control, text string) int {
+func (r *runner) turn(ctx context.Context, ctl *control, text string, images ...app.Image) int {
 	tctx, cancel := context.WithCancel(ctx)
 	ctl.setInterrupt(cancel)
-	res, err := r.a.Send(tctx, text)
+	res, err := r.a.SendImages(tctx, text, images)
 	ctl.setInterrupt(nil)
 	cancel()
 	code, _ := r.report(res, err, true)
@@ -197,7 +206,7 @@ func (r *runner) teamTurn(ctx context.Context, ctl *control) (int, bool) {
 func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 	a, w := r.a, r.w
 	out := Result{Type: "result", Subtype: "success", SessionID: a.ID(), Result: res.Text, Mode: a.Mode(),
-		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: res.Usage}
+		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: res.Usage, Turn: res.Turn}
 	if _, ok := a.PlanText(); ok {
 		out.PlanFile = a.PlanFile()
 	}

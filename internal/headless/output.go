@@ -28,6 +28,7 @@ type Result struct {
 	Plan       string      `json:"plan,omitempty"`
 	Mode       string      `json:"permission_mode"`
 	NumTurns   int         `json:"num_turns"`
+	Turn       int         `json:"turn,omitempty"`
 	DurationMS int64       `json:"duration_ms"`
 	Usage      event.Usage `json:"usage"`
 }

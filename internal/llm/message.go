@@ -29,6 +29,8 @@ const (
 	BlockText       BlockType = event.BlockText
 	BlockToolUse    BlockType = event.BlockToolUse
 	BlockToolResult BlockType = event.BlockToolResult
+	// BlockImage is an image the user attached, sent inline.
+	BlockImage BlockType = event.BlockImage
 )
 
 // Block is one piece of a message: text, a tool call made by the model, or
@@ -43,6 +45,10 @@ type Block struct {
 	// Such blocks are sent to the model like any text but are never shown
 	// as something the user typed.
 	Reminder string `json:"reminder,omitempty"`
+	// Attachment names what the user attached (an @-mentioned path) on
+	// the blocks that carry it; front ends show such blocks as an
+	// attachment, not as typed text.
+	Attachment string `json:"attachment,omitempty"`
 
 	// ID, Name and Input describe a tool_use block. Input is always valid
 	// JSON; when the model produced malformed input, Input is {} and
@@ -57,6 +63,17 @@ type Block struct {
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+
+	// MediaType and Data describe an image block: "image/png",
+	// "image/jpeg", "image/gif" or "image/webp", and the bytes in
+	// standard base64.
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+}
+
+// ImageBlock returns an image block for base64 data of a media type.
+func ImageBlock(mediaType, data string) Block {
+	return Block{Type: BlockImage, MediaType: mediaType, Data: data}
 }
 
 // ToolUseBlock returns a tool_use block for input as the model produced

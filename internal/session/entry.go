@@ -33,6 +33,12 @@ const (
 	// TypeTeam records a message of a team protocol sent or received,
 	// or a teammate's change of state (opaque here; package app writes it).
 	TypeTeam = "team"
+	// TypeTurn, TypeCheckpoint and TypeRewind record checkpoints: where
+	// a user turn began, what a file held before ponder changed it, and
+	// a rewind (see Checkpoint).
+	TypeTurn       = "turn"
+	TypeCheckpoint = "checkpoint"
+	TypeRewind     = "rewind"
 )
 
 // Entry is one line of a transcript. Type says which fields are set.
@@ -78,6 +84,9 @@ type Entry struct {
 	// was resumed, and is not reported again.
 	Through int `json:"through,omitempty"`
 
+	// Turn, Checkpoint, Rewind: see Checkpoint.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+
 	// Line is where the entry was read from (not stored).
 	Line int `json:"-"`
 }
@@ -101,4 +110,30 @@ type Pending struct {
 	// CallIndex is the position of the ExitPlanMode call among the
 	// message's calls.
 	CallIndex int `json:"call_index"`
+}
+
+// Checkpoint is one record of the checkpoints that let a user rewind a
+// session (package checkpoint owns their meaning). Which fields are set
+// depends on the entry's type:
+//
+//   - turn: Turn, Prompt and Keep (the number of messages of the
+//     conversation before the turn's prompt);
+//   - checkpoint: Turn and Path with Blob (the content-addressed copy of
+//     what the file held) or Absent (it did not exist); or Command and
+//     Writes for a shell command whose changes cannot be restored; or
+//     Path with Reason for a file that could not be copied;
+//   - rewind: Turn, and Conversation with Keep when the conversation was
+//     cut back to its first Keep messages, Files when files were restored.
+type Checkpoint struct {
+	Turn         int      `json:"turn"`
+	Prompt       string   `json:"prompt,omitempty"`
+	Keep         int      `json:"keep,omitempty"`
+	Path         string   `json:"path,omitempty"`
+	Blob         string   `json:"blob,omitempty"`
+	Absent       bool     `json:"absent,omitempty"`
+	Command      string   `json:"command,omitempty"`
+	Writes       []string `json:"writes,omitempty"`
+	Reason       string   `json:"reason,omitempty"`
+	Conversation bool     `json:"conversation,omitempty"`
+	Files        bool     `json:"files,omitempty"`
 }

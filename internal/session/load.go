@@ -234,7 +234,7 @@ func (e *Entry) check() string {
 		}
 		for _, b := range e.Message.Content {
 			switch b.Type {
-			case llm.BlockText, llm.BlockToolUse, llm.BlockToolResult:
+			case llm.BlockText, llm.BlockToolUse, llm.BlockToolResult, llm.BlockImage:
 			default:
 				return fmt.Sprintf("message with an unknown block type %q", b.Type)
 			}
@@ -263,6 +263,10 @@ func (e *Entry) check() string {
 	case TypeTodos:
 		if len(e.Todos) == 0 {
 			return "todo entry without todos"
+		}
+	case TypeTurn, TypeCheckpoint, TypeRewind:
+		if e.Checkpoint == nil || e.Checkpoint.Turn <= 0 {
+			return e.Type + " entry without its turn"
 		}
 	default:
 		return fmt.Sprintf("unknown entry type %q", e.Type)

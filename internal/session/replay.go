@@ -14,7 +14,8 @@ const SummaryPrefix = "This session continues an earlier conversation that was s
 // Conversation returns the messages a resumed session starts from: after
 // the last compaction, a user message with the summary and every message
 // since; after the conversation was cleared, the messages since; otherwise
-// every message.
+// every message. A rewind of the conversation cuts it back to the messages
+// it kept.
 func (t *Transcript) Conversation() []llm.Message {
 	msgs, _ := t.conversation()
 	return msgs
@@ -31,6 +32,10 @@ func (t *Transcript) conversation() ([]llm.Message, []int) {
 			lines = []int{e.Line}
 		case TypeClear:
 			out, lines = nil, nil
+		case TypeRewind:
+			if c := e.Checkpoint; c.Conversation && c.Keep >= 0 && c.Keep <= len(out) {
+				out, lines = out[:c.Keep], lines[:c.Keep]
+			}
 		case TypeMessage:
 			out = append(out, *e.Message)
 			lines = append(lines, e.Line)

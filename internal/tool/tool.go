@@ -115,6 +115,19 @@ type Env struct {
 	// Files remembers which files were read, so that writes to existing
 	// files can insist on a read first.
 	Files *FileTracker
+	// Changes, when set, hears of every change a tool is about to make,
+	// so that the session can checkpoint it (see ChangeRecorder).
+	Changes ChangeRecorder
+}
+
+// ChangeRecorder hears of the changes tools make to files. BeforeWrite is
+// called before a tool replaces or creates path (absolute, cleaned), while
+// the old content is still there; the write goes ahead whatever it
+// returns. RanCommand is called when a shell command ran outside the
+// sandbox, so could have changed files nobody can restore.
+type ChangeRecorder interface {
+	BeforeWrite(path string)
+	RanCommand(command string)
 }
 
 // Abs resolves a path the model gave against the project directory and

@@ -20,6 +20,7 @@ var slashCommands = []slashCommand{
 	{"/clear", "", "start a fresh conversation"},
 	{"/compact", "[instructions]", "summarise the conversation to free context"},
 	{"/resume", "", "pick an earlier session of this project"},
+	{"/rewind", "", "put files and conversation back to before a turn"},
 	{"/model", "[name]", "show or change the model"},
 	{"/todos", "", "show the todo list"},
 	{"/help", "", "keys and commands"},
@@ -31,17 +32,25 @@ type menu struct {
 	open     bool
 	matches  []slashCommand
 	selected int
+	// files says the menu completes an @-mention (mention.go).
+	files bool
 }
 
 // updateMenu opens the menu while the input is a command name being typed.
 func (m *Model) updateMenu() {
+	if m.menu.files {
+		if _, ok := m.mentionToken(); ok {
+			return // the @ menu follows its own word (mention.go)
+		}
+		m.menu = menu{}
+	}
 	v := m.in.Value()
 	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
 		m.menu.open = false
 		return
 	}
 	var matches []slashCommand
-	for _, c := range slashCommands {
+	for _, c := range m.allCommands() {
 		if strings.HasPrefix(c.name, v) {
 			matches = append(matches, c)
 		}
@@ -58,6 +67,12 @@ func (m *Model) menuKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case "down":
 		m.menu.selected = (m.menu.selected + 1) % len(m.menu.matches)
 		return nil, true
+	case "tab", "enter":
+		if m.menu.files {
+			return m.completeFile(), true
+		}
+	}
+	switch k.String() {
 	case "tab":
 		c := m.menu.matches[m.menu.selected]
 		text := c.name
@@ -117,6 +132,8 @@ func (m *Model) command(line string) tea.Cmd {
 		m.conv.notice("info", "Model changed to "+args+" from the next request on.")
 	case "/team":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: m.teamList()})
+	case "/rewind":
+		return m.openRewind()
 	case "/todos":
 		a := m.app
 		return func() tea.Msg {
@@ -124,10 +141,13 @@ func (m *Model) command(line string) tea.Cmd {
 			return todosLoaded{items, err}
 		}
 	case "/help":
-		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText()})
+		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands()) + m.skillsHelp()})
 	case "/exit", "/quit":
 		return tea.Quit
 	default:
+		if m.app.IsCommand(line) {
+			return m.sendTurn(line)
+		}
 		m.conv.notice("warning", fmt.Sprintf("Unknown command %s. Type / to see the commands.", name))
 	}
 	return nil
@@ -197,17 +217,24 @@ func todoLines(items []event.TodoItem, th theme) string {
 	return b.String()
 }
 
-func helpText() string {
+func helpText(custom []slashCommand) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range slashCommands {
 		fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+	}
+	if len(custom) > 0 {
+		b.WriteString("Custom commands:\n")
+		for _, c := range custom {
+			fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+		}
 	}
 	b.WriteString("Keys:\n")
 	for _, k := range [][2]string{
 		{"enter", "send (shift+enter, alt+enter or \\ at line end: new line)"},
 		{"shift+tab", "cycle mode: default, accept edits, plan mode"},
 		{"esc", "interrupt the model"},
+		{"esc esc", "rewind (when idle)"},
 		{"ctrl+g", "open the plan in $VISUAL / $EDITOR"},
 		{"ctrl+o", "show tool results in full"},
 		{"pgup/pgdn", "scroll the conversation"},
@@ -216,4 +243,42 @@ func helpText() string {
 		fmt.Fprintf(&b, "  %-10s %s\n", k[0], k[1])
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// customCommands are the session's custom slash commands as menu entries.
+func (m *Model) customCommands() []slashCommand {
+	var out []slashCommand
+	for _, c := range m.app.Commands() {
+		help := c.Description
+		if help == "" {
+			help = "(" + c.Scope + " command)"
+		} else {
+			help += " (" + c.Scope + ")"
+		}
+		args := c.ArgumentHint
+		if args == "" {
+			args = "[arguments]"
+		}
+		out = append(out, slashCommand{name: c.Name, args: args, help: help})
+	}
+	return out
+}
+
+// allCommands are the built-in commands, then the custom ones.
+func (m *Model) allCommands() []slashCommand {
+	return append(append([]slashCommand(nil), slashCommands...), m.customCommands()...)
+}
+
+// skillsHelp lists the skills the model is offered, for /help.
+func (m *Model) skillsHelp() string {
+	list := m.app.Skills()
+	if len(list) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nSkills (the model loads them when a task fits):")
+	for _, s := range list {
+		fmt.Fprintf(&b, "\n  %-20s %s (%s)", s.Name, s.Description, s.Scope)
+	}
+	return b.String()
 }

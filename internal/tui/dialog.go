@@ -80,6 +80,8 @@ func (m *Model) dialogKey(msg tea.Msg) tea.Cmd {
 			m.app.Answer(d.id(), d.answer())
 		} else if p, ok := d.(*resumePicker); ok {
 			return m.resume(p.chosen())
+		} else if p, ok := d.(*rewindPicker); ok {
+			return m.rewind(p.chosen())
 		}
 	case dismissed:
 		m.dismissDialog()

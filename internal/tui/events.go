@@ -177,7 +177,7 @@ func (m *Model) loadHistory() {
 func typedText(msg event.Message) string {
 	var parts []string
 	for _, b := range msg.Content {
-		if b.Type == event.BlockText && b.Reminder == "" {
+		if b.Type == event.BlockText && b.Reminder == "" && b.Attachment == "" {
 			parts = append(parts, b.Text)
 		}
 	}

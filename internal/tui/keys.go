@@ -37,6 +37,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.menu.open = false
 			return nil
 		}
+		if !m.running {
+			return m.escIdle()
+		}
 		m.interrupt()
 		return nil
 	case "ctrl+g":
@@ -63,7 +66,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.in, cmd = m.in.Update(k)
 	m.updateMenu()
-	return cmd
+	return tea.Batch(cmd, m.updateFileMenu())
 }
 
 // ctrlC interrupts a running turn or clears the input; pressed twice in a

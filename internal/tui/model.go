@@ -78,6 +78,7 @@ type Model struct {
 	// planFile is the plan file, as plan mode last named it.
 	planFile string
 	lastCtl  time.Time // last Ctrl+C
+	lastEsc  time.Time // last Esc while idle (Esc Esc rewinds)
 	hint     string    // a transient line above the status bar
 	now      func() time.Time
 	first    string // a prompt to send at start
@@ -136,6 +137,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if len(m.dialogs) > 0 {
 			return m, m.dialogKey(msg)
 		}
+		if mention, ok := pastedImage(msg.Content); ok {
+			msg.Content = mention
+		}
 		var cmd tea.Cmd
 		m.in, cmd = m.in.Update(msg)
 		return m, cmd
@@ -176,6 +180,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.planShown(msg)
 	case todosLoaded:
 		m.showTodos(msg)
+		return m, nil
+	case rewound:
+		m.showRewound(msg)
+		return m, nil
+	case fileMatches:
+		m.showFileMatches(msg)
 		return m, nil
 	case editorReady:
 		return m, m.execEditor(msg)

@@ -33,12 +33,23 @@ type fixture struct {
 
 func newFixture(t testing.TB, bypass bool, replies ...fakemodel.Reply) *fixture {
 	t.Helper()
+	return newFixtureWith(t, bypass, nil, replies...)
+}
+
+// newFixtureWith is newFixture with setup run on the base directory
+// (config in base/config, the project in base/project) before the app
+// starts.
+func newFixtureWith(t testing.TB, bypass bool, setup func(base string), replies ...fakemodel.Reply) *fixture {
+	t.Helper()
 	// Paths on screen are shown relative to the home directory, so the
 	// screens do not depend on where the test runs.
 	base := t.TempDir()
 	t.Setenv("HOME", base)
 	proj := filepath.Join(base, "project")
 	os.MkdirAll(proj, 0o755)
+	if setup != nil {
+		setup(base)
+	}
 	a, err := app.New(app.Options{
 		Dir: proj, ConfigDir: filepath.Join(base, "config"), Interactive: true, BypassAllowed: bypass,
 		LLM:      fakemodel.NewProvider(fakemodel.Script{Replies: replies}),

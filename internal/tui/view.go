@@ -133,9 +133,17 @@ func (m *Model) statusLine(w int) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
+// maxMenuLines is how many entries of a completion menu are shown at
+// once; the window follows the selection.
+const maxMenuLines = 10
+
 func (m *Model) menuLines(w int) []string {
 	out := make([]string, 0, len(m.menu.matches))
+	start := max(0, m.menu.selected-maxMenuLines+1)
 	for i, c := range m.menu.matches {
+		if i < start || i >= start+maxMenuLines {
+			continue
+		}
 		line := fmt.Sprintf("  %-10s %-20s %s", c.name, c.args, c.help)
 		style := m.th.dim
 		if i == m.menu.selected {

@@ -66,6 +66,8 @@ func convertBlocks(in []llm.Block) []sdk.ContentBlockParamUnion {
 			}
 		case llm.BlockToolUse:
 			out = append(out, sdk.NewToolUseBlock(b.ID, toolInput(b.Input), b.Name))
+		case llm.BlockImage:
+			out = append(out, sdk.NewImageBlockBase64(b.MediaType, b.Data))
 		case llm.BlockToolResult:
 			content := b.Content
 			if content == "" {

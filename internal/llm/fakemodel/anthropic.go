@@ -35,6 +35,11 @@ type (
 		ToolUseID string          `json:"tool_use_id"`
 		Content   json.RawMessage `json:"content"`
 		IsError   bool            `json:"is_error"`
+		Source    struct {
+			Type      string `json:"type"`
+			MediaType string `json:"media_type"`
+			Data      string `json:"data"`
+		} `json:"source"`
 	}
 )
 
@@ -100,6 +105,8 @@ func (anthropicWire) decode(x *exchange) error {
 			switch b.Type {
 			case "text":
 				texts = append(texts, b.Text)
+			case "image":
+				msg.Images = append(msg.Images, Image{MediaType: b.Source.MediaType, Data: b.Source.Data})
 			case "tool_use":
 				msg.ToolUses = append(msg.ToolUses, ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
 			case "tool_result":

@@ -78,6 +78,35 @@ func oaText(raw json.RawMessage) (string, error) {
 	return strings.Join(texts, "\n"), nil
 }
 
+// oaImages reads the image_url parts of content given as data URLs.
+func oaImages(raw json.RawMessage) ([]Image, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, nil
+	}
+	var parts []struct {
+		Type     string `json:"type"`
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return nil, err
+	}
+	var out []Image
+	for _, p := range parts {
+		if p.Type != "image_url" {
+			continue
+		}
+		head, data, ok := strings.Cut(strings.TrimPrefix(p.ImageURL.URL, "data:"), ";base64,")
+		if !ok {
+			return nil, fmt.Errorf("image_url %.40q is not a base64 data URL", p.ImageURL.URL)
+		}
+		out = append(out, Image{MediaType: head, Data: data})
+	}
+	return out, nil
+}
+
 func (openAIWire) decode(x *exchange) error {
 	var body oaRequest
 	if err := json.Unmarshal(x.req.Body, &body); err != nil {
@@ -106,7 +135,11 @@ func (openAIWire) decode(x *exchange) error {
 		case "system", "developer":
 			system = append(system, text)
 		case "user":
-			r.Messages = appendUser(r.Messages, Message{Role: "user", Text: text})
+			images, err := oaImages(m.Content)
+			if err != nil {
+				return fmt.Errorf("messages[%d].content: %w", i, err)
+			}
+			r.Messages = appendUser(r.Messages, Message{Role: "user", Text: text, Images: images})
 		case "tool":
 			r.Messages = appendUser(r.Messages, Message{Role: "user",
 				ToolResults: []ToolResult{{ToolUseID: m.ToolCallID, Content: text}}})

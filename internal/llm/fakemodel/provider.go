@@ -234,6 +234,8 @@ func inProcessRequest(req llm.Request) Request {
 				msg.ToolUses = append(msg.ToolUses, ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
 			case llm.BlockToolResult:
 				msg.ToolResults = append(msg.ToolResults, ToolResult{ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError})
+			case llm.BlockImage:
+				msg.Images = append(msg.Images, Image{MediaType: b.MediaType, Data: b.Data})
 			}
 		}
 		msg.Text = strings.Join(texts, "\n")

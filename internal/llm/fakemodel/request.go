@@ -69,6 +69,16 @@ type Message struct {
 	Text        string
 	ToolUses    []ToolUse
 	ToolResults []ToolResult
+	// Images are the image blocks (Anthropic) or image_url parts
+	// (OpenAI) of the message.
+	Images []Image
+}
+
+// Image is an image a message carries inline.
+type Image struct {
+	// MediaType is "image/png" and the like; Data the bytes in base64.
+	MediaType string
+	Data      string
 }
 
 // ToolUse is a tool call of an assistant message.
@@ -209,6 +219,7 @@ func appendUser(msgs []Message, m Message) []Message {
 		prev := &msgs[n-1]
 		prev.Text = joinText([]string{prev.Text, m.Text})
 		prev.ToolResults = append(prev.ToolResults, m.ToolResults...)
+		prev.Images = append(prev.Images, m.Images...)
 		return msgs
 	}
 	return append(msgs, m)

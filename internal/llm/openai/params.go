@@ -84,8 +84,32 @@ func convertMessage(m llm.Message) []sdk.ChatCompletionMessageParamUnion {
 		}
 		out = append(out, sdk.ToolMessage(content, b.ToolUseID))
 	}
+	if parts := imageParts(m, texts); parts != nil {
+		return append(out, sdk.UserMessage(parts))
+	}
 	if text != "" {
 		out = append(out, sdk.UserMessage(text))
 	}
 	return out
+}
+
+// imageParts returns the content parts of a user message that carries
+// images (its texts, then its images as data URLs), or nil when it
+// carries none.
+func imageParts(m llm.Message, texts []string) []sdk.ChatCompletionContentPartUnionParam {
+	var parts []sdk.ChatCompletionContentPartUnionParam
+	for _, b := range m.Content {
+		if b.Type == llm.BlockImage {
+			parts = append(parts, sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{
+				URL: "data:" + b.MediaType + ";base64," + b.Data}))
+		}
+	}
+	if parts == nil {
+		return nil
+	}
+	texty := make([]sdk.ChatCompletionContentPartUnionParam, 0, len(texts)+len(parts))
+	for _, t := range texts {
+		texty = append(texty, sdk.TextContentPart(t))
+	}
+	return append(texty, parts...)
 }

@@ -107,7 +107,7 @@ func (t bashTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, erro
 		timeout = min(time.Duration(in.Timeout)*time.Millisecond, t.opts.MaxTimeout)
 	}
 	return &bashCall{opts: t.opts, dir: env.Dir, command: in.Command, description: in.Description, timeout: timeout,
-		background: in.RunInBackground}, nil
+		background: in.RunInBackground, changes: env.Changes}, nil
 }
 
 type bashCall struct {
@@ -117,6 +117,7 @@ type bashCall struct {
 	description string
 	timeout     time.Duration
 	background  bool
+	changes     tool.ChangeRecorder
 }
 
 func (c *bashCall) Access() permission.Access {
@@ -128,6 +129,11 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 		return tool.Errorf("Command was interrupted before it started.")
 	}
 	confine := tool.ConfinementOf(ctx)
+	if !confine.Sandbox && c.changes != nil {
+		// Outside the sandbox the command may change any file; say so
+		// before it starts, so even one that never returns is named.
+		c.changes.RanCommand(c.command)
+	}
 	if c.background {
 		return c.runInBackground(confine)
 	}

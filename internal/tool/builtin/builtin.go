@@ -87,6 +87,9 @@ func validUTF8(s string) string {
 // commit replaces path with data atomically and records the new state as
 // seen by the session, so the next edit needs no fresh read.
 func commit(env *tool.Env, path string, data []byte) error {
+	if env.Changes != nil {
+		env.Changes.BeforeWrite(path)
+	}
 	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return err
 	}
