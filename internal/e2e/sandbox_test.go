@@ -139,6 +139,9 @@ func TestSandboxAttacks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			sw := newSandboxWorld(t, tc.api, tc.env...)
+			// Some seventy commands, toolchains among them, run one after
+			// another; on a loaded machine that can take minutes.
+			sw.timeout = 3 * time.Minute
 			runAttacks(t, sw, tc.explore, len(tc.env) > 0)
 		})
 	}
