@@ -169,7 +169,7 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", app.PlanPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual, clear-context or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newACPCmd(io))
 	return cmd
 }
 
