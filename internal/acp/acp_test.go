@@ -175,7 +175,7 @@ func TestRejectedPlanStaysInPlanMode(t *testing.T) {
 	}
 	reqs := r.model.Requests()
 	last := reqs[2].LastUser()
-	if len(last.ToolResults) != 1 || !strings.Contains(last.ToolResults[0].Content, "their next message says what") {
+	if len(last.ToolResults) != 1 || !strings.Contains(last.ToolResults[0].Content, "their next message is the feedback") {
 		t.Errorf("the model was not told to wait for feedback: %+v", last.ToolResults)
 	}
 	r.client.mu.Lock()

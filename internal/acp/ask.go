@@ -21,8 +21,8 @@ const (
 // rejectFeedback is what the model is told when the editor sends a plan
 // back: a permission request carries no text, so the user's next prompt
 // is the feedback.
-const rejectFeedback = "The user sent the plan back from their editor without comments. Do not call ExitPlanMode again now: " +
-	"end your turn with a short question asking what to change; their next message says what."
+const rejectFeedback = "The user sent the plan back from their editor, where a rejection carries no comments. " +
+	"First ask what to change: end your turn with that question; their next message is the feedback."
 
 // ask puts a question to the editor as session/request_permission and
 // gives the session the answer. An editor that cancels, fails or picks

@@ -177,6 +177,9 @@ type rig struct {
 	dir    string
 	cfg    string
 	log    *strings.Builder
+	// close ends the connection, as an editor that quits, and waits for
+	// ponder acp to close its sessions.
+	close func()
 }
 
 // options changes the base options of a rig's sessions.
@@ -212,14 +215,15 @@ func newRig(t *testing.T, base string, script []fakemodel.Reply, opts ...options
 	}()
 	r.conn = sdk.NewClientSideConnection(r.client, toAgentW, toClientR)
 	r.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	t.Cleanup(func() {
+	r.close = func() {
 		toAgentW.Close()
 		select {
 		case <-done:
 		case <-time.After(30 * time.Second):
 			t.Error("ponder acp did not stop after the client went away")
 		}
-	})
+	}
+	t.Cleanup(r.close)
 	return r
 }
 

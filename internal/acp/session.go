@@ -50,6 +50,9 @@ func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.New
 // as updates before the answer, and a plan approval it left waiting is
 // asked again.
 func (s *server) LoadSession(_ context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	if p.SessionId == "" {
+		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "session/load needs a sessionId"})
+	}
 	s.mu.Lock()
 	ss, open := s.sessions[string(p.SessionId)]
 	s.mu.Unlock()
