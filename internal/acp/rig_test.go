@@ -247,7 +247,13 @@ func (r *rig) ctx() context.Context {
 // start initializes the connection and opens a session.
 func (r *rig) start() (sdk.InitializeResponse, sdk.NewSessionResponse) {
 	r.t.Helper()
-	init, err := r.conn.Initialize(r.ctx(), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber})
+	return r.startWith(sdk.ClientCapabilities{})
+}
+
+// startWith is start for a client with caps.
+func (r *rig) startWith(caps sdk.ClientCapabilities) (sdk.InitializeResponse, sdk.NewSessionResponse) {
+	r.t.Helper()
+	init, err := r.conn.Initialize(r.ctx(), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: caps})
 	if err != nil {
 		r.t.Fatalf("initialize: %v", err)
 	}

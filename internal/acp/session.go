@@ -102,6 +102,9 @@ func (s *server) open(cwd, resume string, mcpServers int) (*session, error) {
 		opts.Mode = "" // a loaded session keeps its mode
 	}
 	opts.Sink = ss.onEvent
+	if ef := newEditorFiles(ss, s.clientCaps().Fs); ef != nil {
+		opts.Editor = ef
+	}
 	a, err := app.New(opts)
 	if err != nil {
 		return nil, requestError(err)

@@ -74,7 +74,7 @@ func (a *App) open() (err error) {
 	} else if a.opts.PlanName != "" {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
-	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
+	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Editor: a.opts.Editor}
 	a.system = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
 	a.main = a.newMain(history)
 	return nil

@@ -115,6 +115,9 @@ type Env struct {
 	// Files remembers which files were read, so that writes to existing
 	// files can insist on a read first.
 	Files *FileTracker
+	// Editor, when set, is the user's editor: file tools read its
+	// buffers and write through it (see Editor).
+	Editor Editor
 }
 
 // Abs resolves a path the model gave against the project directory and

@@ -8,6 +8,7 @@
 package builtin
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -86,7 +87,13 @@ func validUTF8(s string) string {
 
 // commit replaces path with data atomically and records the new state as
 // seen by the session, so the next edit needs no fresh read.
-func commit(env *tool.Env, path string, data []byte) error {
+func commit(ctx context.Context, env *tool.Env, path string, data []byte) error {
+	if env.WriteThroughEditor(ctx, path, data) {
+		if env.Files != nil {
+			env.Files.Note(path)
+		}
+		return nil
+	}
 	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return err
 	}
