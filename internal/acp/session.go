@@ -34,6 +34,12 @@ type session struct {
 	asks map[string]context.CancelFunc
 	// background cancels the turn a load started, if one runs.
 	background context.CancelFunc
+	// greeted says the editor was told the slash commands and the
+	// warnings of the session's start.
+	greeted bool
+	// startNotes are the warnings of the session's start, told with the
+	// first prompt (the editor could not know the session before).
+	startNotes []string
 }
 
 // NewSession starts a session in the editor's working directory.
@@ -64,6 +70,7 @@ func (s *server) LoadSession(_ context.Context, p sdk.LoadSessionRequest) (sdk.L
 	}
 	ss.replay()
 	ss.ready.Store(true)
+	ss.greet()
 	if ss.app.HasPendingPlan() {
 		ctx, cancel := context.WithCancel(context.Background())
 		ss.mu.Lock()
@@ -147,6 +154,7 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	}
 	ss.turn.Lock()
 	defer ss.turn.Unlock()
+	ss.greet()
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
@@ -160,8 +168,29 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 			return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 		}
 	}
+	if res, ok, err := ss.command(ctx, text); ok {
+		return ss.stop(ctx, res, err)
+	}
 	res, err := ss.app.Send(ctx, text)
 	return ss.stop(ctx, res, err)
+}
+
+// greet tells the editor, once, the slash commands and what went wrong
+// when the session started (settings ignored, say).
+func (ss *session) greet() {
+	ss.mu.Lock()
+	done := ss.greeted
+	ss.greeted = true
+	notes := ss.startNotes
+	ss.startNotes = nil
+	ss.mu.Unlock()
+	if done {
+		return
+	}
+	ss.advertise()
+	for _, n := range notes {
+		ss.send(sdk.UpdateAgentThoughtText("ponder: "+n), nil)
+	}
 }
 
 // stop is the answer to a prompt whose turn ended with res and err.

@@ -43,6 +43,11 @@ func (ss *session) onEvent(e event.Event) {
 		// with the answer to session/new or session/load.
 		if n, ok := e.(event.Notice); ok {
 			ss.srv.logf("%s: %s", n.Level, n.Text)
+			if n.Level == "warning" {
+				ss.mu.Lock()
+				ss.startNotes = append(ss.startNotes, n.Text)
+				ss.mu.Unlock()
+			}
 		}
 		return
 	}
