@@ -83,13 +83,7 @@ func describe(dir, id, name string, input json.RawMessage) toolCall {
 		c.kind, c.title = sdk.ToolKindEdit, "Write "+rel(in.FilePath)
 		loc(in.FilePath, 0)
 		if in.FilePath != "" {
-			var old []string
-			if info, err := os.Stat(abs(in.FilePath)); err == nil && info.Mode().IsRegular() && info.Size() <= maxDiffFile {
-				if data, err := os.ReadFile(abs(in.FilePath)); err == nil && utf8.Valid(data) {
-					old = []string{string(data)}
-				}
-			}
-			c.diff = []sdk.ToolCallContent{sdk.ToolDiffContent(abs(in.FilePath), in.Content, old...)}
+			c.diff = []sdk.ToolCallContent{sdk.ToolDiffContent(abs(in.FilePath), in.Content, oldText(dir, abs(in.FilePath))...)}
 		}
 	case "Edit":
 		c.kind, c.title = sdk.ToolKindEdit, "Edit "+rel(in.FilePath)
@@ -123,6 +117,34 @@ func describe(dir, id, name string, input json.RawMessage) toolCall {
 		c.kind, c.title = sdk.ToolKindSwitchMode, "Present the plan for approval"
 	}
 	return c
+}
+
+// oldText is the current text of a file a Write would replace, for its
+// diff: only a regular text file inside the project (symlinks resolved),
+// never more than maxDiffFile. The call is shown before anything decided
+// it may run, so nothing outside the project is read for it (a model's
+// Write to /proc/self/environ shows no old text).
+func oldText(dir, path string) []string {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	info, err := os.Stat(real)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxDiffFile {
+		return nil
+	}
+	data, err := os.ReadFile(real)
+	if err != nil || !utf8.Valid(data) {
+		return nil
+	}
+	return []string{string(data)}
 }
 
 // oneLine shortens a command to a title.
