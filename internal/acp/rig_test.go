@@ -277,9 +277,6 @@ func (r *rig) prompt(id sdk.SessionId, text string) sdk.PromptResponse {
 	return resp
 }
 
-// planFile is where the rig's sessions write their plan.
-func (r *rig) planFile() string { return filepath.Join(r.cfg, "plans", "acp-plan.md") }
-
 // pick answers every permission request with the option id.
 func pick(id string) func(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	return func(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
