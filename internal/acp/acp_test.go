@@ -54,6 +54,31 @@ func TestBypassOfferedOnlyWhenAllowed(t *testing.T) {
 	r.client.waitFor(t, "the bypass mode update", func() bool { return slices.Contains(r.client.modeUpdates(), "bypassPermissions") })
 }
 
+// Started with bypass allowed, the approval offers it, and taking it
+// lands in bypassPermissions.
+func TestBypassApprovalWhenAllowed(t *testing.T) {
+	base := t.TempDir()
+	plan := filepath.Join(base, "config", "plans", "acp-plan.md")
+	r := newRig(t, base, []fakemodel.Reply{
+		{Name: "plan", When: fakemodel.Match{LastUser: "go"},
+			ToolCalls: []fakemodel.ToolCall{{ID: "p1", Name: "Write", Input: map[string]any{"file_path": plan, "content": "# Plan\n"}}}},
+		{Name: "exit", When: fakemodel.Match{ToolResult: "acp-plan.md"},
+			ToolCalls: []fakemodel.ToolCall{{ID: "x1", Name: "ExitPlanMode", Input: map[string]any{}}}},
+		{Name: "done", When: fakemodel.Match{ToolResult: "approved"}, Text: "ok"},
+	}, func(o *Options) { o.App.Mode, o.App.BypassAllowed = "plan", true })
+	r.client.answer = pick("bypass")
+	_, sess := r.start()
+	r.prompt(sess.SessionId, "go")
+	r.client.mu.Lock()
+	defer r.client.mu.Unlock()
+	if ids := optionIDs(r.client.perms[0]); !slices.Equal(ids, []string{"accept-edits", "manual", "clear-context", "bypass", "reject"}) {
+		t.Errorf("options %v", ids)
+	}
+	if got := r.client.modeUpdates(); !slices.Equal(got, []string{"bypassPermissions"}) {
+		t.Errorf("mode updates %v", got)
+	}
+}
+
 func TestHostileModeChangesAreRefused(t *testing.T) {
 	r := newRig(t, "", nil)
 	_, sess := r.start()
