@@ -40,8 +40,11 @@ func (ss *session) replay() {
 				if !done || res.IsError {
 					status = sdk.ToolCallStatusFailed
 				}
-				if len(c.diff) == 0 || status == sdk.ToolCallStatusFailed {
-					c.diff = append(c.diffIf(status == sdk.ToolCallStatusCompleted), textContent(res.Content)...)
+				switch {
+				case !done:
+					c.diff = textContent("This call never finished: the session ended first.")
+				case len(c.diff) == 0 || res.IsError:
+					c.diff = append(c.diffIf(!res.IsError), textContent(res.Content)...)
 				}
 				ss.announce(c, status)
 				if b.Name == "TodoWrite" && status == sdk.ToolCallStatusCompleted {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -222,6 +223,39 @@ func TestACPPlanSessionWithTheRealClient(t *testing.T) {
 	})
 }
 
+// A command that needs a yes is asked as a permission request with allow
+// once, always allow and reject; only a yes runs it.
+func TestACPPermissionAskWithTheRealClient(t *testing.T) {
+	for i, answer := range []string{"allow", "reject"} {
+		api := apis[i%2]
+		t.Run(answer+"/"+api, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, api,
+				fakemodel.Reply{Name: "touch", When: fakemodel.Match{LastUser: "make a file"},
+					ToolCalls: []fakemodel.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch made.txt"}}}},
+				fakemodel.Reply{Name: "done", Text: "ok"})
+			rep := runACPClient(t, w, "ask", answer, "")
+			if len(rep.Permissions) != 1 {
+				t.Fatalf("%d permission requests", len(rep.Permissions))
+			}
+			p := rep.Permissions[0]
+			var kinds []string
+			for _, o := range p.Options {
+				kinds = append(kinds, o.Kind)
+			}
+			if p.ToolCall.Kind != "execute" || !strings.Contains(p.ToolCall.Title, "touch made.txt") ||
+				!slices.Equal(kinds, []string{"allow_once", "allow_always", "reject_once"}) {
+				t.Errorf("request %+v, option kinds %v", p.ToolCall, kinds)
+			}
+			_, err := os.Stat(filepath.Join(w.dir, "made.txt"))
+			if made := err == nil; made != (answer == "allow") {
+				t.Errorf("answer %s: made.txt created = %v", answer, made)
+			}
+			w.allUsed()
+		})
+	}
+}
+
 // A plan sent back keeps plan mode: no mode update, nothing written.
 func TestACPRejectedPlanWithTheRealClient(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
@@ -255,7 +289,7 @@ func TestACPCancelWithTheRealClient(t *testing.T) {
 		w := newWorld(t, api,
 			fakemodel.Reply{Name: "look", When: fakemodel.Match{LastUser: "take your time"},
 				ToolCalls: []fakemodel.ToolCall{{Name: "LS", Input: map[string]any{"path": "."}}}},
-			fakemodel.Reply{Name: "slow", When: fakemodel.Match{LastUser: "take your time"}, Delay: fakemodel.Duration(60e9), Text: "late"})
+			fakemodel.Reply{Name: "slow", Delay: fakemodel.Duration(60e9), Text: "late"})
 		rep := runACPClient(t, w, "cancel", "", "")
 		if rep.StopReason != "cancelled" {
 			t.Errorf("stop reason %q, want cancelled", rep.StopReason)

@@ -3,7 +3,7 @@
 // object for the Go test to check.
 //
 // Environment: PONDER_BIN (the binary), ACP_SDK_ENTRY (the SDK's module
-// file), SCENARIO (plan, cancel or load), ANSWER (the option picked for
+// file), SCENARIO (plan, ask, cancel or load), ANSWER (the option picked for
 // every permission request), SESSION_ID (for load), PONDER_ARGS (more
 // arguments, space-separated), PROJECT (the project directory).
 import { spawn } from "node:child_process";
@@ -67,6 +67,12 @@ try {
       const resp = await cx.request(acp.methods.agent.session.prompt, {
         sessionId: session.sessionId,
         prompt: [{ type: "text", text: "add a greeting" }],
+      });
+      report.stopReason = resp.stopReason;
+    } else if (scenario === "ask") {
+      const resp = await cx.request(acp.methods.agent.session.prompt, {
+        sessionId: session.sessionId,
+        prompt: [{ type: "text", text: "make a file" }],
       });
       report.stopReason = resp.stopReason;
     } else if (scenario === "cancel") {
