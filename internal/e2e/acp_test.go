@@ -54,6 +54,11 @@ type acpReport struct {
 			Kind     string `json:"kind"`
 		} `json:"options"`
 	} `json:"permissions"`
+	FsRequests []struct {
+		Method  string `json:"method"`
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	} `json:"fsRequests"`
 	Errors []string `json:"errors"`
 	Exit   struct {
 		Code *int `json:"code"`
@@ -254,6 +259,36 @@ func TestACPPermissionAskWithTheRealClient(t *testing.T) {
 			w.allUsed()
 		})
 	}
+}
+
+// With an editor that offers its buffers, Read sees the unsaved buffer and
+// Edit writes through the editor; the disk gets the same text.
+func TestACPEditorBuffersWithTheRealClient(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "read", When: fakemodel.Match{LastUser: "fix the notes"},
+				ToolCalls: []fakemodel.ToolCall{{Name: "Read", Input: map[string]any{"file_path": "notes.txt"}}}},
+			fakemodel.Reply{Name: "edit", When: fakemodel.Match{ToolResult: "draft in the buffer"},
+				ToolCalls: []fakemodel.ToolCall{{Name: "Edit", Input: map[string]any{"file_path": "notes.txt", "old_string": "draft", "new_string": "final"}}}},
+			fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: "Edited"}, Text: "Fixed."})
+		notes := w.write("notes.txt", "saved on disk\n")
+		buffers, _ := json.Marshal(map[string]string{notes: "draft in the buffer\n"})
+		w.extraEnv = append(w.extraEnv, "PROMPT=fix the notes", "BUFFERS="+string(buffers))
+		rep := runACPClient(t, w, "ask", "", "", "--permission-mode", "acceptEdits")
+		var writes []string
+		for _, f := range rep.FsRequests {
+			if f.Method == "write" && f.Path == notes {
+				writes = append(writes, f.Content)
+			}
+		}
+		if !slices.Equal(writes, []string{"final in the buffer\n"}) {
+			t.Errorf("writes through the editor: %q (requests %+v)", writes, rep.FsRequests)
+		}
+		if got := w.read("notes.txt"); got != "final in the buffer\n" {
+			t.Errorf("notes.txt on disk: %q", got)
+		}
+		w.allUsed()
+	})
 }
 
 // A plan sent back keeps plan mode: no mode update, nothing written.

@@ -5,7 +5,8 @@
 // Environment: PONDER_BIN (the binary), ACP_SDK_ENTRY (the SDK's module
 // file), SCENARIO (plan, ask, cancel or load), ANSWER (the option picked for
 // every permission request), SESSION_ID (for load), PONDER_ARGS (more
-// arguments, space-separated), PROJECT (the project directory).
+// arguments, space-separated), PROJECT (the project directory), PROMPT
+// (for ask), BUFFERS (the editor's buffers, offered through fs requests).
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -18,6 +19,10 @@ const exited = new Promise((resolve) => child.on("exit", (code, signal) => resol
 
 const updates = [];
 const permissions = [];
+// The editor's buffers (BUFFERS: a JSON object of path to text), when it
+// offers them; fs requests are recorded.
+const buffers = process.env.BUFFERS ? JSON.parse(process.env.BUFFERS) : null;
+const fsRequests = [];
 let waiters = [];
 const notify = () => {
   const still = [];
@@ -40,18 +45,28 @@ const app = acp
     if (!answer) return { outcome: { outcome: "cancelled" } };
     return { outcome: { outcome: "selected", optionId: answer } };
   })
+  .onRequest(acp.methods.client.fs.readTextFile, async (ctx) => {
+    fsRequests.push({ method: "read", ...ctx.params });
+    if (!(ctx.params.path in buffers)) throw new Error("no buffer for " + ctx.params.path);
+    return { content: buffers[ctx.params.path] };
+  })
+  .onRequest(acp.methods.client.fs.writeTextFile, async (ctx) => {
+    fsRequests.push({ method: "write", ...ctx.params });
+    buffers[ctx.params.path] = ctx.params.content; // kept unsaved, as a buffer
+    return {};
+  })
   .onNotification(acp.methods.client.session.update, (ctx) => {
     updates.push(ctx.params);
     notify();
   });
 
 const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
-const report = { updates, permissions, errors: [] };
+const report = { updates, permissions, fsRequests, errors: [] };
 try {
   await app.connectWith(stream, async (cx) => {
     report.initialize = await cx.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+      clientCapabilities: { fs: { readTextFile: !!buffers, writeTextFile: !!buffers } },
     });
     const scenario = process.env.SCENARIO;
     if (scenario === "load") {
@@ -72,7 +87,7 @@ try {
     } else if (scenario === "ask") {
       const resp = await cx.request(acp.methods.agent.session.prompt, {
         sessionId: session.sessionId,
-        prompt: [{ type: "text", text: "make a file" }],
+        prompt: [{ type: "text", text: process.env.PROMPT || "make a file" }],
       });
       report.stopReason = resp.stopReason;
     } else if (scenario === "cancel") {
