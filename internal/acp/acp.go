@@ -76,9 +76,9 @@ func (s *server) logf(format string, args ...any) {
 	fmt.Fprintf(s.opts.Log, "ponder acp: "+format+"\n", args...)
 }
 
-// Initialize tells the editor what ponder can do: load sessions, take
-// text, resource links and embedded text resources in prompts, and close
-// sessions. No authentication: the provider's key comes from the
+// Initialize tells the editor what ponder can do: list, load and close
+// sessions, and take text, resource links and embedded text resources in
+// prompts. No authentication: the provider's key comes from the
 // environment the editor starts ponder with.
 func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	s.mu.Lock()
@@ -93,6 +93,7 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 			McpCapabilities:    sdk.McpCapabilities{},
 			SessionCapabilities: sdk.SessionCapabilities{
 				Close: &sdk.SessionCloseCapabilities{},
+				List:  &sdk.SessionListCapabilities{},
 			},
 		},
 		AuthMethods: []sdk.AuthMethod{},

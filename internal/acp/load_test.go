@@ -44,11 +44,21 @@ func TestLoadReplaysTheConversation(t *testing.T) {
 		t.Errorf("todo list as a plan: %+v", live)
 	}
 
-	// The editor quits; a new ponder acp loads the session.
+	// The editor quits; a new ponder acp lists the project's sessions
+	// and loads this one.
 	r.close()
 	r2 := newRig(t, base, nil)
-	if _, err := r2.conn.Initialize(r2.ctx(), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
-		t.Fatal(err)
+	init, err := r2.conn.Initialize(r2.ctx(), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber})
+	if err != nil || init.AgentCapabilities.SessionCapabilities.List == nil {
+		t.Fatalf("initialize: %v, list offered: %v", err, init.AgentCapabilities.SessionCapabilities.List != nil)
+	}
+	listed, err := r2.conn.ListSessions(r2.ctx(), sdk.ListSessionsRequest{Cwd: sdk.Ptr(r2.dir)})
+	if err != nil || len(listed.Sessions) != 1 || listed.Sessions[0].SessionId != sess.SessionId ||
+		listed.Sessions[0].Title == nil || *listed.Sessions[0].Title != "what is in notes.txt?" || listed.NextCursor != nil {
+		t.Errorf("session/list: %+v %v", listed, err)
+	}
+	if _, err := r2.conn.ListSessions(r2.ctx(), sdk.ListSessionsRequest{}); err == nil {
+		t.Error("session/list without cwd: no error")
 	}
 	resp, err := r2.conn.LoadSession(r2.ctx(), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: r2.dir, McpServers: []sdk.McpServer{}})
 	if err != nil {
