@@ -40,15 +40,34 @@ type Options struct {
 // its end or ctx ends, then closes every session.
 func Serve(ctx context.Context, o Options) error {
 	s := newServer(o)
-	conn := sdk.NewAgentSideConnection(s, o.Out, o.In)
-	conn.SetLogger(slog.New(slog.NewTextHandler(o.Log, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	in := newGate(o.In)
+	conn := sdk.NewAgentSideConnection(s, o.Out, in)
+	conn.SetLogger(slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	s.conn = conn
+	in.open()
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():
 	}
 	s.closeAll()
 	return nil
+}
+
+// gate holds back reading until open: the connection starts reading as
+// it is made, and nothing it reads may be handled before the server knows
+// the connection.
+type gate struct {
+	r     io.Reader
+	ready chan struct{}
+}
+
+func newGate(r io.Reader) *gate { return &gate{r: r, ready: make(chan struct{})} }
+
+func (g *gate) open() { close(g.ready) }
+
+func (g *gate) Read(p []byte) (int, error) {
+	<-g.ready
+	return g.r.Read(p)
 }
 
 // server is the agent side of one connection: its sessions by id.

@@ -213,8 +213,10 @@ func newRig(t *testing.T, base string, script []fakemodel.Reply, opts ...options
 		_ = Serve(context.Background(), o)
 		toClientW.Close()
 	}()
-	r.conn = sdk.NewClientSideConnection(r.client, toAgentW, toClientR)
+	fromAgent := newGate(toClientR)
+	r.conn = sdk.NewClientSideConnection(r.client, toAgentW, fromAgent)
 	r.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	fromAgent.open()
 	r.close = func() {
 		toAgentW.Close()
 		select {

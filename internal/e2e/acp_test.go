@@ -34,6 +34,8 @@ type acpReport struct {
 	SessionID   string            `json:"sessionId"`
 	StopReason  string            `json:"stopReason"`
 	CancelMS    int64             `json:"cancelMs"`
+	InitMS      int64             `json:"initializeMs"`
+	NewMS       int64             `json:"newSessionMs"`
 	Updates     []acpNotification `json:"updates"`
 	Permissions []struct {
 		ToolCall struct {
@@ -332,6 +334,7 @@ func TestACPCancelWithTheRealClient(t *testing.T) {
 		if rep.CancelMS > 5000 {
 			t.Errorf("the prompt ended %d ms after session/cancel", rep.CancelMS)
 		}
+		t.Logf("start to initialize answered %d ms, session/new %d ms, session/cancel to stopReason %d ms", rep.InitMS, rep.NewMS, rep.CancelMS)
 		// The slow request was made, and abandoned.
 		if reqs := w.srv.Requests(); len(reqs) != 2 || reqs[1].Reply != "slow" {
 			t.Errorf("requests: %d", len(reqs))

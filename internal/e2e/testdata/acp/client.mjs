@@ -63,18 +63,22 @@ const app = acp
 const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
 const report = { updates, permissions, fsRequests, errors: [] };
 try {
+  const spawned = Date.now();
   await app.connectWith(stream, async (cx) => {
     report.initialize = await cx.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: !!buffers, writeTextFile: !!buffers } },
     });
+    report.initializeMs = Date.now() - spawned;
     const scenario = process.env.SCENARIO;
     if (scenario === "load") {
       report.load = await cx.request(acp.methods.agent.session.load, { sessionId: process.env.SESSION_ID, cwd: project, mcpServers: [] });
       report.sessionId = process.env.SESSION_ID;
       return;
     }
+    const asked = Date.now();
     const session = await cx.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
+    report.newSessionMs = Date.now() - asked;
     report.session = session;
     report.sessionId = session.sessionId;
     if (scenario === "plan") {
