@@ -159,3 +159,39 @@ func TestEditorGoneDuringApproval(t *testing.T) {
 		t.Errorf("after the editor left mid-approval the session is in %s", resp.Modes.CurrentModeId)
 	}
 }
+
+// A subagent's calls show on the Task call that launched it.
+func TestSubagentStepsShowOnTheTaskCall(t *testing.T) {
+	r := newRig(t, "", []fakemodel.Reply{
+		{Name: "task", When: fakemodel.Match{FirstUser: "look around"},
+			ToolCalls: []fakemodel.ToolCall{{ID: "t1", Name: "Task", Input: map[string]any{"subagent_type": "Explore", "description": "find notes", "prompt": "find the notes file"}}}},
+		{Name: "sub-read", When: fakemodel.Match{FirstUser: "find the notes file", LastUser: "find the notes file"},
+			ToolCalls: []fakemodel.ToolCall{{ID: "s1", Name: "LS", Input: map[string]any{"path": "."}}}},
+		{Name: "sub-done", When: fakemodel.Match{FirstUser: "find the notes file"}, Text: "No notes here."},
+		{Name: "done", When: fakemodel.Match{FirstUser: "look around"}, Text: "Nothing found."},
+	})
+	_, sess := r.start()
+	r.prompt(sess.SessionId, "look around")
+	c := r.client
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	task := c.toolCall("Agent (Explore): find notes")
+	if task == nil || task.Kind != sdk.ToolKindThink {
+		t.Fatalf("task call %+v", task)
+	}
+	steps := false
+	for _, u := range c.updates {
+		if tu := u.Update.ToolCallUpdate; tu != nil && tu.ToolCallId == "t1" && strings.Contains(contentText(tu.Content), "List .") {
+			steps = true
+		}
+	}
+	if !steps {
+		t.Error("the subagent's LS never showed on the Task call")
+	}
+	if c.toolCall("List .") != nil {
+		t.Error("the subagent's call was shown as one of the main conversation")
+	}
+	if st := c.lastStatus("t1"); st != sdk.ToolCallStatusCompleted {
+		t.Errorf("task status %q", st)
+	}
+}

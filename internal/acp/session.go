@@ -34,6 +34,8 @@ type session struct {
 	calls map[string]toolCall
 	// asks cancel the permission requests of open questions, by id.
 	asks map[string]context.CancelFunc
+	// agents are the subagents' work so far, by agent id.
+	agents map[string]*agentWork
 	// background cancels the turn a load started, if one runs.
 	background context.CancelFunc
 	// greeted says the editor was told the slash commands and the
@@ -101,7 +103,7 @@ func (s *server) open(cwd, resume string, mcpServers int) (*session, error) {
 	if mcpServers > 0 {
 		s.logf("the editor offered %d MCP server(s); this build of ponder does not connect to MCP servers, so they are not used", mcpServers)
 	}
-	ss := &session{srv: s, calls: map[string]toolCall{}, asks: map[string]context.CancelFunc{}}
+	ss := &session{srv: s, calls: map[string]toolCall{}, asks: map[string]context.CancelFunc{}, agents: map[string]*agentWork{}}
 	opts := s.opts.App
 	opts.Dir = cwd
 	opts.Interactive = true

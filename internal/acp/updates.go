@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -72,7 +73,19 @@ func (ss *session) translate(e event.Event) {
 				ss.announce(describe(ss.app.Dir(), b.ID, b.Name, b.Input), sdk.ToolCallStatusPending)
 			}
 		}
+	case event.AgentStarted:
+		ss.mu.Lock()
+		ss.agents[e.AgentID] = &agentWork{parent: e.ParentToolID}
+		ss.mu.Unlock()
+	case event.AgentFinished:
+		ss.mu.Lock()
+		delete(ss.agents, e.AgentID)
+		ss.mu.Unlock()
 	case event.ToolStarted:
+		if e.AgentID != "" {
+			ss.agentStep(e)
+			return
+		}
 		if ss.known(e.ID) {
 			ss.send(sdk.UpdateToolCall(sdk.ToolCallId(e.ID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)), nil)
 		}
@@ -103,6 +116,44 @@ func (ss *session) translate(e event.Event) {
 			ss.send(sdk.UpdateAgentThoughtText("ponder: "+e.Text), eventMeta(e))
 		}
 	}
+}
+
+// agentWork is what a subagent did so far, shown on the Task call that
+// launched it.
+type agentWork struct {
+	parent string
+	steps  []string
+}
+
+// maxSteps bounds the steps of a subagent a Task call shows.
+const maxSteps = 20
+
+// agentStep adds a subagent's call to the Task call that launched it.
+func (ss *session) agentStep(e event.ToolStarted) {
+	ss.mu.Lock()
+	w := ss.agents[e.AgentID]
+	var text string
+	if w != nil {
+		w.steps = append(w.steps, describe(ss.app.Dir(), e.ID, e.Name, e.Input).title)
+		shown := w.steps
+		if len(shown) > maxSteps {
+			shown = append([]string{fmt.Sprintf("… %d earlier steps", len(shown)-maxSteps)}, shown[len(shown)-maxSteps:]...)
+		}
+		text = "- " + strings.Join(shown, "\n- ")
+	}
+	_, known := ss.calls[parentOf(w)]
+	ss.mu.Unlock()
+	if w != nil && known {
+		ss.send(sdk.UpdateToolCall(sdk.ToolCallId(w.parent), sdk.WithUpdateContent(textContent(text))), nil)
+	}
+}
+
+// parentOf is the Task call of a subagent's work, or "".
+func parentOf(w *agentWork) string {
+	if w == nil {
+		return ""
+	}
+	return w.parent
 }
 
 // announce tells the editor of a call and remembers it.
