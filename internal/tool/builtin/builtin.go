@@ -85,8 +85,10 @@ func validUTF8(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// commit replaces path with data atomically and records the new state as
-// seen by the session, so the next edit needs no fresh read.
+// commit replaces path with data, through the user's editor when the
+// session has one and it puts the data on disk, else atomically here; and
+// records the new state as seen by the session, so the next edit needs no
+// fresh read.
 func commit(ctx context.Context, env *tool.Env, path string, data []byte) error {
 	if env.WriteThroughEditor(ctx, path, data) {
 		if env.Files != nil {
