@@ -37,11 +37,13 @@ type Options struct {
 }
 
 // Serve speaks the protocol on o.In and o.Out until the editor closes
-// its end or ctx ends, then closes every session.
+// its end or ctx ends, then closes every session and answers every
+// request still in flight.
 func Serve(ctx context.Context, o Options) error {
 	s := newServer(o)
-	in := newGate(o.In)
-	conn := sdk.NewAgentSideConnection(s, o.Out, in)
+	track := newInflight()
+	in := newGate(track.reader(o.In))
+	conn := sdk.NewAgentSideConnection(s, track.writer(o.Out), in)
 	conn.SetLogger(slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	s.conn = conn
 	in.open()
@@ -49,7 +51,10 @@ func Serve(ctx context.Context, o Options) error {
 	case <-conn.Done():
 	case <-ctx.Done():
 	}
+	// Turns still running are cancelled with their sessions; then every
+	// request read gets its answer before ponder exits.
 	s.closeAll()
+	track.wait(drainWait)
 	return nil
 }
 

@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"os"
+	"os/signal"
+	"syscall"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ponder-agent/ponder/internal/acp"
@@ -39,6 +43,13 @@ nothing to log in to.`,
 					return usage(err)
 				}
 			}
+			// An editor that goes away closes the pipe ponder writes its
+			// updates to. Caught (not ignored, which commands would
+			// inherit), SIGPIPE turns such a write into an error, so the
+			// running turn is stopped and recorded rather than killed.
+			pipes := make(chan os.Signal, 1)
+			signal.Notify(pipes, syscall.SIGPIPE)
+			defer signal.Stop(pipes)
 			return acp.Serve(cmd.Context(), acp.Options{
 				App: app.Options{
 					Provider:        o.provider,
