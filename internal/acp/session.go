@@ -10,7 +10,6 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/app"
 )
 
@@ -191,15 +190,4 @@ func (ss *session) send(u sdk.SessionUpdate, meta map[string]any) {
 func (ss *session) modeChanged(mode string, meta map[string]any) {
 	ss.send(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(mode), SessionUpdate: "current_mode_update"}}, meta)
 	ss.send(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: ss.srv.configOptions(mode), SessionUpdate: "config_option_update"}}, nil)
-}
-
-// eventMeta is an event of ponder's as the _meta of the update that
-// carries it: {"ponder": {"event": kind, ...fields}}.
-func eventMeta(e event.Event) map[string]any {
-	fields := map[string]any{}
-	if data, err := jsonMarshal(e); err == nil {
-		_ = jsonUnmarshal(data, &fields)
-	}
-	fields["event"] = e.Kind()
-	return map[string]any{"ponder": fields}
 }

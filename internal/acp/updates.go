@@ -11,11 +11,6 @@ import (
 	"github.com/ponder-agent/ponder/event"
 )
 
-var (
-	jsonMarshal   = json.Marshal
-	jsonUnmarshal = json.Unmarshal
-)
-
 // onEvent receives every event of the session, in order, as it happens
 // (app.Options.Sink), and tells the editor what it should know. Questions
 // become permission requests, answered on their own goroutines so that
@@ -154,6 +149,17 @@ func parentOf(w *agentWork) string {
 		return ""
 	}
 	return w.parent
+}
+
+// eventMeta is an event of ponder's as the _meta of the update that
+// carries it: {"ponder": {"event": kind, ...fields}}.
+func eventMeta(e event.Event) map[string]any {
+	fields := map[string]any{}
+	if data, err := json.Marshal(e); err == nil {
+		_ = json.Unmarshal(data, &fields)
+	}
+	fields["event"] = e.Kind()
+	return map[string]any{"ponder": fields}
 }
 
 // announce tells the editor of a call and remembers it.
