@@ -43,6 +43,10 @@ type Question struct {
 	ID      string       `json:"id"`
 	Kind    QuestionKind `json:"kind"`
 	AgentID string       `json:"agent_id,omitempty"`
+	// ToolUseID is the tool call the question is about (the call that
+	// needs a yes, EnterPlanMode, ExitPlanMode or AskUserQuestion), when
+	// a call asks it; front ends that show calls attach the question to it.
+	ToolUseID string `json:"tool_use_id,omitempty"`
 
 	// For AskToolUse: the call and why it needs a yes.
 	Tool   string          `json:"tool,omitempty"`

@@ -184,7 +184,7 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 	case permission.Allow:
 		return tool.Result{}, tool.Confinement{Sandbox: d.Sandbox, Ports: d.Ports}, false
 	case permission.Ask:
-		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
+		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, ToolUseID: use.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
 		ans, err := a.cfg.Ask.Ask(ctx, q)
 		switch {

@@ -87,6 +87,9 @@ type Options struct {
 	PlanName string
 	// Sink receives every event synchronously, in order, besides the bus.
 	Sink func(event.Event)
+	// Editor, when set, is the user's editor: file tools read its buffers
+	// and write through it, after the permission engine has decided.
+	Editor Editor
 
 	// HTTPClient overrides the provider's HTTP client.
 	HTTPClient *http.Client

@@ -11,7 +11,6 @@ import (
 	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
-	"github.com/ponder-agent/ponder/internal/session"
 )
 
 // This file is what front ends (the terminal interface, headless runs,
@@ -177,20 +176,7 @@ type SessionInfo struct {
 
 // Sessions lists this project's sessions, newest first, with their
 // titles. It reads every transcript: call it away from a UI's event loop.
-func (a *App) Sessions() ([]SessionInfo, error) {
-	list, err := a.store.List()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]SessionInfo, len(list))
-	for i, s := range list {
-		out[i] = SessionInfo{ID: s.ID, Modified: s.Modified}
-		if tr, err := session.Load(s.Path); err == nil {
-			out[i].Title = tr.FirstPrompt()
-		}
-	}
-	return out, nil
-}
+func (a *App) Sessions() ([]SessionInfo, error) { return listSessions(a.store) }
 
 // CheckMode returns nil when mode names a permission mode.
 func CheckMode(mode string) error {

@@ -76,7 +76,7 @@ func (a *App) open() (err error) {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
 	a.checkpoints = a.checkpointStore(tr)
-	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints}
+	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints, Editor: a.opts.Editor}
 	system, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
 	a.system = system + teamPrompt(a.opts.Team)
 	if problem != "" {

@@ -175,7 +175,7 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.team, "team", "", "lead the team of this name: SpawnTeammate and SendMessage are offered, and teammates' messages and plan approval requests reach this session")
 	f.StringVar(&o.rewindTo, "rewind-to", "", "with --resume: put files and conversation back to before turn N (list: show the turns), then go on with the prompt if one is given")
 	f.StringVar(&o.rewind, "rewind", "both", "with --rewind-to: what to put back: both, files or conversation")
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io))
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io))
 	return cmd
 }
 

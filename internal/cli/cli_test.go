@@ -47,6 +47,9 @@ func TestCommandLineMistakesAreUsageErrors(t *testing.T) {
 		{[]string{"-p", "x", "--output-format", "xml"}, "unknown --output-format"},
 		{[]string{"plans", "list", "extra"}, "unknown command"},
 		{[]string{"version", "extra"}, "unknown command"},
+		{[]string{"acp", "--permission-mode", "yolo"}, "unknown permission mode"},
+		{[]string{"acp", "--no-such-flag"}, "unknown flag"},
+		{[]string{"acp", "extra"}, "unknown command"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Run(context.Background(), tc.args, IO{In: strings.NewReader(""), Out: &out, Err: &errOut})

@@ -19,6 +19,7 @@ const (
 	ViaTUI      Via = "tui"      // Shift+Tab
 	ViaSlash    Via = "slash"    // /plan
 	ViaSDK      Via = "sdk"      // the Go SDK
+	ViaACP      Via = "acp"      // an editor, over the Agent Client Protocol
 	ViaResume   Via = "resume"   // --approve-plan on resume
 	ViaSettings Via = "settings" // permissions.defaultMode at start
 	ViaTeam     Via = "team"     // a teammate that must plan first starts planning

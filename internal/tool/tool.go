@@ -118,6 +118,9 @@ type Env struct {
 	// Changes, when set, hears of every change a tool is about to make,
 	// so that the session can checkpoint it (see ChangeRecorder).
 	Changes ChangeRecorder
+	// Editor, when set, is the user's editor: file tools read its
+	// buffers and write through it (see Editor).
+	Editor Editor
 }
 
 // ChangeRecorder hears of the changes tools make to files. BeforeWrite is

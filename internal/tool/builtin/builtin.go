@@ -8,6 +8,7 @@
 package builtin
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -84,11 +85,19 @@ func validUTF8(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// commit replaces path with data atomically and records the new state as
-// seen by the session, so the next edit needs no fresh read.
-func commit(env *tool.Env, path string, data []byte) error {
+// commit replaces path with data, through the user's editor when the
+// session has one and it puts the data on disk, else atomically here; and
+// records the new state as seen by the session, so the next edit needs no
+// fresh read. The session hears of the change first, to checkpoint it.
+func commit(ctx context.Context, env *tool.Env, path string, data []byte) error {
 	if env.Changes != nil {
 		env.Changes.BeforeWrite(path)
+	}
+	if env.WriteThroughEditor(ctx, path, data) {
+		if env.Files != nil {
+			env.Files.Note(path)
+		}
+		return nil
 	}
 	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return err

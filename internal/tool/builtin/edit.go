@@ -68,7 +68,7 @@ type editPlan struct {
 	newText string // the replacement as written (line endings adjusted)
 }
 
-func (c *editCall) plan() (*editPlan, error) {
+func (c *editCall) plan(ctx context.Context) (*editPlan, error) {
 	info, err := os.Stat(c.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -83,7 +83,7 @@ func (c *editCall) plan() (*editPlan, error) {
 			return nil, err
 		}
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := c.env.ReadFile(ctx, c.path)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (c *editCall) plan() (*editPlan, error) {
 // Validate applies the edit in memory, so that nobody is asked to allow an
 // edit that cannot apply; Run checks everything again.
 func (c *editCall) Validate() error {
-	_, err := c.plan()
+	_, err := c.plan(context.Background())
 	return err
 }
 
@@ -123,11 +123,11 @@ func (c *editCall) Run(ctx context.Context) tool.Result {
 	if err := ctx.Err(); err != nil {
 		return tool.Errorf("Edit was interrupted before it started.")
 	}
-	p, err := c.plan()
+	p, err := c.plan(ctx)
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	if err := commit(c.env, c.path, []byte(p.content)); err != nil {
+	if err := commit(ctx, c.env, c.path, []byte(p.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
 	}
 	what := "Replaced 1 occurrence"

@@ -93,12 +93,18 @@ func (c *readCall) Run(ctx context.Context) tool.Result {
 	if ext := binaryExtension(c.path); ext != "" {
 		return tool.Errorf("%s looks like a binary file (%s), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path, ext)
 	}
-	f, err := os.Open(c.path)
-	if err != nil {
-		return tool.Errorf("Cannot read %s: %v", c.path, err)
+	var src io.Reader
+	if text, ok := c.env.EditorText(ctx, c.path); ok {
+		src = strings.NewReader(text) // the editor's buffer, unsaved changes included
+	} else {
+		f, err := os.Open(c.path)
+		if err != nil {
+			return tool.Errorf("Cannot read %s: %v", c.path, err)
+		}
+		defer f.Close()
+		src = f
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(src, 64<<10)
 	if head, _ := br.Peek(binarySniffSize); hasNUL(head) {
 		return tool.Errorf("%s contains binary data (a NUL byte near the start), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path)
 	}

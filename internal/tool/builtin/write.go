@@ -92,7 +92,7 @@ func (c *writeCall) Run(ctx context.Context) tool.Result {
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	if err := commit(c.env, c.path, []byte(c.content)); err != nil {
+	if err := commit(ctx, c.env, c.path, []byte(c.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
 	}
 	verb := "Created"
