@@ -144,7 +144,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 		return tool.Errorf("Invalid input for %s: %v", use.Name, err)
 	}
 	access := call.Access()
-	access.Tool, access.Kind = t.Name(), t.Kind()
+	access.Tool, access.Kind, access.ReadOnly = t.Name(), t.Kind(), tool.MarkedReadOnly(t)
 	res, confine, refused := a.gate(ctx, use, access, call, pc)
 	if refused || res.IsError {
 		return res

@@ -21,6 +21,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/mcpclient"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/sandbox"
@@ -95,6 +96,16 @@ type Options struct {
 	// Sandbox confines commands; nil picks the best one available (or
 	// the one $PONDER_SANDBOX names).
 	Sandbox *sandbox.Sandbox
+
+	// MCPConfig are the --mcp-config values: JSON objects or files in
+	// the {"mcpServers": {...}} shape. StrictMCPConfig starts only those,
+	// ignoring the servers of every settings file and .mcp.json.
+	MCPConfig       []string
+	StrictMCPConfig bool
+	// ReadOnly holds the main conversation to reading, as a read-only
+	// agent is held, whatever the mode (answering questions for another
+	// agent: nothing may change).
+	ReadOnly bool
 }
 
 // App is one running session. Front ends see it through its methods
@@ -125,6 +136,8 @@ type App struct {
 	sandboxPolicy permission.SandboxPolicy
 	// shells are the commands running in the background.
 	shells *builtin.Shells
+	// mcp owns the session's MCP servers (nil when there are none).
+	mcp *mcpclient.Manager
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string

@@ -26,7 +26,7 @@ func (a *App) Start() error {
 	names := a.offeredNames(a.plan.Mode())
 	sort.Strings(names)
 	a.emit(event.SessionStarted{SessionID: a.id, Model: a.models.Main, Mode: string(a.plan.Mode()), Cwd: a.dir, Tools: names, Resumed: a.resumed,
-		Sandbox: string(a.sandbox.Kind())})
+		Sandbox: string(a.sandbox.Kind()), MCPServers: a.MCPServers()})
 	for _, w := range a.warnings {
 		a.emit(event.Notice{Level: "warning", Text: w})
 	}
@@ -181,6 +181,7 @@ func (a *App) Close() error {
 		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})
 	}
 	a.shells.KillAll()
+	a.mcp.Close()
 	err := a.log.Close()
 	a.unlock()
 	return err

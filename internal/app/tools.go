@@ -17,7 +17,7 @@ import (
 
 // buildTools registers every tool the main conversation may be offered.
 func (a *App) buildTools() *tool.Registry {
-	return tool.NewRegistry(
+	reg := tool.NewRegistry(
 		builtin.NewRead(),
 		builtin.NewWrite(),
 		builtin.NewEdit(),
@@ -37,6 +37,12 @@ func (a *App) buildTools() *tool.Registry {
 		sessiontool.NewExitPlanMode(a.plan, a.asker),
 		sessiontool.NewTask(a.launcher),
 	)
+	// MCP tools are named mcp__<server>__<tool>, so none replaces a
+	// built-in tool.
+	for _, t := range a.mcp.Tools() {
+		reg.Add(t)
+	}
+	return reg
 }
 
 // shellPolicy is the shellEnvironment setting as package shellenv takes it.

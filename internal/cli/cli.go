@@ -56,6 +56,7 @@ type rootOptions struct {
 	approvePlan   string
 	rejectPlan    string
 	rejectPlanSet bool
+	mcp           mcpFlags
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -169,7 +170,8 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", app.PlanPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual, clear-context or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
+	o.mcp.add(f)
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newMCPCmd(io))
 	return cmd
 }
 
@@ -198,6 +200,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		SessionID:     o.sessionID,
 		PlanApproval:  o.planApproval,
 	}
+	o.mcp.apply(&appOpts)
 	if !o.print {
 		if !io.InIsTerminal {
 			return usage(errors.New("the interactive interface needs a terminal; use -p for a headless run"))

@@ -25,6 +25,9 @@ type Settings struct {
 	TrustedFolders []string `json:"trustedFolders,omitempty"`
 	Sandbox        Sandbox  `json:"sandbox,omitzero"`
 	Network        Network  `json:"network,omitzero"`
+	// MCPServers are the MCP servers a session starts, by name (see
+	// MCPServer); a project's .mcp.json is read as one more layer.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 }
 
 // ShellEnvironment is the environment policy of commands: start from all
@@ -160,6 +163,12 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Sandbox.AllowUnsandboxed, o.Sandbox.AllowUnsandboxed)
 	set(&s.Sandbox.Network, o.Sandbox.Network)
 	set(&s.Network.IdleTimeout, o.Network.IdleTimeout)
+	for name, srv := range o.MCPServers {
+		if s.MCPServers == nil {
+			s.MCPServers = map[string]MCPServer{}
+		}
+		s.MCPServers[name] = srv
+	}
 }
 
 // projectSandbox keeps from a project settings file only the sandbox

@@ -17,10 +17,24 @@ import (
 // tools its session has in the current mode that pass this test, and
 // hands the list to Decide as Context.Offered.
 func (e *Engine) Offers(c Context, tool string, kind Kind) bool {
+	return e.OffersTool(c, Access{Tool: tool, Kind: kind})
+}
+
+// OffersTool is Offers for a tool described by more than its name and
+// kind: an external tool (an MCP tool) that is not marked read-only is
+// not offered in plan mode nor to a read-only agent, where Decide would
+// refuse every call of it.
+func (e *Engine) OffersTool(c Context, a Access) bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	_, withheld := e.withheld(c, Access{Tool: tool, Kind: kind})
-	return !withheld && !(c.Subagent && kind == KindAgent)
+	_, withheld := e.withheld(c, Access{Tool: a.Tool, Kind: a.Kind})
+	if withheld || c.Subagent && a.Kind == KindAgent {
+		return false
+	}
+	if a.Kind == KindExternal && !a.ReadOnly && (c.Mode == ModePlan || c.ReadOnlyAgent) {
+		return false
+	}
+	return true
 }
 
 // unusable refuses a call of a tool the caller may not use at all,
