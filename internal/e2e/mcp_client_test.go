@@ -1,0 +1,316 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+)
+
+// demoMCP is a copy of the TypeScript SDK server of testdata/mcp, with
+// the files it leaves as evidence.
+type demoMCP struct {
+	script string
+	// stamp is the file its writing tools write; calls the log of every
+	// call that reached it.
+	stamp, calls string
+}
+
+// newDemoMCP copies the server next to a link to the installed clients
+// (ESM imports resolve from the script's own directory).
+func newDemoMCP(t *testing.T) *demoMCP {
+	t.Helper()
+	modules := nodeModules(t, "@modelcontextprotocol/sdk")
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "mcp", "server.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "demo-mcp-server.mjs")
+	if err := os.WriteFile(script, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return &demoMCP{script: script, stamp: filepath.Join(dir, "stamp.txt"), calls: filepath.Join(dir, "calls.jsonl")}
+}
+
+// server is one server definition running the script in mode.
+func (d *demoMCP) server(mode string) map[string]any {
+	return map[string]any{"command": "node", "args": []string{d.script, mode},
+		"env": map[string]string{"STAMP_FILE": d.stamp, "CALL_LOG": d.calls}}
+}
+
+// config is a --mcp-config value naming servers.
+func mcpConfig(servers map[string]any) string {
+	data, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	return string(data)
+}
+
+// called lists the tools that reached the server, in order.
+func (d *demoMCP) called(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(d.calls)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range lines(t, string(data)) {
+		out = append(out, fmt.Sprint(l["tool"]))
+	}
+	return out
+}
+
+func (d *demoMCP) stamped() string {
+	data, err := os.ReadFile(d.stamp)
+	if err != nil {
+		return "<missing>"
+	}
+	return string(data)
+}
+
+// mcpCalls is a reply that calls the given demo tools at once.
+func mcpCalls(name string, when fakemodel.Match, tools ...string) fakemodel.Reply {
+	r := fakemodel.Reply{Name: name, When: when}
+	for _, tl := range tools {
+		input := map[string]any{"text": "from " + tl}
+		if tl == "lookup" {
+			input = map[string]any{"word": "ponder"}
+		}
+		if tl == "fail" {
+			input = map[string]any{}
+		}
+		r.ToolCalls = append(r.ToolCalls, fakemodel.ToolCall{Name: "mcp__demo__" + tl, Input: input})
+	}
+	return r
+}
+
+var mcpDone = fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: "ponder"}, Text: "Finished with the demo tools."}
+
+// resultOf finds the result of the call of tool in the request that
+// answered the calls.
+func resultOf(t *testing.T, w *world, tool string) fakemodel.ToolResult {
+	t.Helper()
+	for _, r := range w.srv.Requests() {
+		var ids []string
+		for _, m := range r.Messages {
+			for _, tu := range m.ToolUses {
+				if tu.Name == tool {
+					ids = append(ids, tu.ID)
+				}
+			}
+		}
+		for _, res := range toolResults(r) {
+			if slices.Contains(ids, res.ToolUseID) {
+				return res
+			}
+		}
+	}
+	t.Fatalf("no result of %s in the request log", tool)
+	return fakemodel.ToolResult{}
+}
+
+// In acceptEdits the read-only tool runs unasked and the writer runs once
+// a rule allows it; without the rule nobody can say yes, so it is refused
+// and never reaches the server.
+func TestMCPToolsOutsidePlanMode(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		for _, allowed := range []bool{true, false} {
+			t.Run(fmt.Sprintf("allowed=%v", allowed), func(t *testing.T) {
+				d := newDemoMCP(t)
+				w := newWorld(t, api, mcpCalls("call both", fakemodel.Match{LastUser: "use the demo"}, "lookup", "stamp"), mcpDone)
+				args := []string{"-p", "use the demo", "--permission-mode", "acceptEdits", "--mcp-config", mcpConfig(map[string]any{"demo": d.server("serve")})}
+				if allowed {
+					args = append(args, "--allowedTools", "mcp__demo__stamp")
+				}
+				w.mustRun(0, "", args...)
+				first := w.srv.Requests()[0]
+				for _, name := range []string{"mcp__demo__lookup", "mcp__demo__stamp", "mcp__demo__fail"} {
+					if !slices.Contains(first.Tools, name) {
+						t.Errorf("%s not offered in acceptEdits: %v", name, first.Tools)
+					}
+				}
+				if got := resultOf(t, w, "mcp__demo__lookup"); failed(got) || !strings.Contains(got.Content, "definition of ponder") {
+					t.Errorf("lookup result: %+v", got)
+				}
+				stamp := resultOf(t, w, "mcp__demo__stamp")
+				if allowed {
+					if d.stamped() != "from stamp" || failed(stamp) {
+						t.Errorf("the allowed writer did not run: stamp %q, result %+v", d.stamped(), stamp)
+					}
+					if got := d.called(t); !slices.Equal(got, []string{"lookup", "stamp"}) && !slices.Equal(got, []string{"stamp", "lookup"}) {
+						t.Errorf("calls that reached the server: %v", got)
+					}
+				} else {
+					if d.stamped() != "<missing>" || !failed(stamp) {
+						t.Errorf("a writer nobody allowed ran: stamp %q, result %+v", d.stamped(), stamp)
+					}
+					if got := d.called(t); !slices.Equal(got, []string{"lookup"}) {
+						t.Errorf("calls that reached the server: %v, want only lookup", got)
+					}
+				}
+				w.allUsed()
+			})
+		}
+	})
+}
+
+// In plan mode only the tool annotated read-only is offered and runs; the
+// writer is neither offered nor run, whatever an allow rule says, and a
+// server's read-only claim the user's settings overrule counts for
+// nothing.
+func TestMCPPlanModeOffersOnlyReadOnlyTools(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		d := newDemoMCP(t)
+		w := newWorld(t, api, mcpCalls("call all", fakemodel.Match{LastUser: "use the demo"}, "lookup", "stamp", "liar"), mcpDone)
+		srv := d.server("serve")
+		srv["tools"] = map[string]string{"liar": "write"}
+		w.mustRun(0, "", "-p", "use the demo", "--permission-mode", "plan", "--allowedTools", "mcp__demo__stamp,mcp__demo__liar",
+			"--mcp-config", mcpConfig(map[string]any{"demo": srv}))
+		first := w.srv.Requests()[0]
+		if !slices.Contains(first.Tools, "mcp__demo__lookup") {
+			t.Errorf("the read-only tool is not offered in plan mode: %v", first.Tools)
+		}
+		for _, name := range []string{"mcp__demo__stamp", "mcp__demo__liar"} {
+			if slices.Contains(first.Tools, name) {
+				t.Errorf("%s is offered in plan mode: %v", name, first.Tools)
+			}
+			if res := resultOf(t, w, name); !failed(res) {
+				t.Errorf("%s ran in plan mode: %+v", name, res)
+			}
+		}
+		if got := d.called(t); !slices.Equal(got, []string{"lookup"}) {
+			t.Errorf("calls that reached the server: %v, want only lookup", got)
+		}
+		if d.stamped() != "<missing>" {
+			t.Errorf("plan mode let an MCP tool write: %q", d.stamped())
+		}
+		w.allUsed()
+	})
+}
+
+// A server that crashes at start and one that never answers are reported
+// (with why) and skipped; the session runs with the good one, the hung
+// server is stopped at its start-up timeout, and no server outlives
+// ponder. A tool's error result reaches the model as an error.
+func TestMCPFailingServers(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		d := newDemoMCP(t)
+		w := newWorld(t, api, mcpCalls("call fail", fakemodel.Match{LastUser: "use the demo"}, "fail", "lookup"), mcpDone)
+		stuck := d.server("hang")
+		stuck["timeout"] = 1.5
+		start := time.Now()
+		o := w.mustRun(0, "", "-p", "use the demo", "--output-format", "stream-json",
+			"--mcp-config", mcpConfig(map[string]any{"demo": d.server("serve"), "broken": d.server("crash"), "stuck": stuck}))
+		if took := time.Since(start); took > 20*time.Second {
+			t.Errorf("the run took %s; a hung server must not hold it up", took)
+		}
+		init := lines(t, o.stdout)[0]
+		status := map[string]string{}
+		errs := map[string]string{}
+		for _, s := range init["mcp_servers"].([]any) {
+			m := s.(map[string]any)
+			status[fmt.Sprint(m["name"])] = fmt.Sprint(m["status"])
+			errs[fmt.Sprint(m["name"])] = fmt.Sprint(m["error"])
+		}
+		if status["demo"] != "connected" || status["broken"] != "failed" || status["stuck"] != "failed" {
+			t.Errorf("mcp_servers in init: %v", init["mcp_servers"])
+		}
+		if !strings.Contains(errs["broken"], "cannot open its database") {
+			t.Errorf("the crashed server's failure does not say what it wrote: %q", errs["broken"])
+		}
+		if !strings.Contains(errs["stuck"], "start-up timeout") {
+			t.Errorf("the hung server's failure does not name the timeout: %q", errs["stuck"])
+		}
+		if !strings.Contains(o.stderr, "MCP server broken") {
+			t.Errorf("no warning about the failed server on stderr:\n%s", o.stderr)
+		}
+		res := resultOf(t, w, "mcp__demo__fail")
+		if !failed(res) || !strings.Contains(res.Content, "the demo database is locked") {
+			t.Errorf("the tool's error did not reach the model as an error: %+v", res)
+		}
+		if left := markerProcesses(d.script); len(left) > 0 {
+			t.Errorf("MCP servers outlived ponder: %v", left)
+		}
+		w.allUsed()
+	})
+}
+
+// A repository's .mcp.json starts nothing until the folder is trusted,
+// and the notice says what was ignored; trusted, its servers start.
+func TestMCPProjectFileNeedsTrust(t *testing.T) {
+	d := newDemoMCP(t)
+	for _, trusted := range []bool{false, true} {
+		t.Run(fmt.Sprintf("trusted=%v", trusted), func(t *testing.T) {
+			w := newWorld(t, "anthropic", fakemodel.Reply{Text: "ok"})
+			data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": d.server("serve")}})
+			w.write(".mcp.json", string(data))
+			args := []string{"-p", "hello"}
+			if trusted {
+				args = append(args, "--trust")
+			}
+			o := w.mustRun(0, "", args...)
+			offered := slices.Contains(w.srv.Requests()[0].Tools, "mcp__demo__lookup")
+			if offered != trusted {
+				t.Errorf("trusted=%v but the project's MCP tool offered=%v", trusted, offered)
+			}
+			if !trusted && !strings.Contains(o.stderr, "mcpServers") {
+				t.Errorf("the trust notice does not mention the ignored servers:\n%s", o.stderr)
+			}
+		})
+	}
+}
+
+// A deny rule naming the server keeps all its tools from the model.
+func TestMCPDenyRuleCoversServer(t *testing.T) {
+	d := newDemoMCP(t)
+	w := newWorld(t, "openai", mcpCalls("call lookup", fakemodel.Match{}, "lookup"), fakemodel.Reply{Name: "end", When: fakemodel.Match{ToolResult: "Denied by the permission rule mcp__demo__*"}, Text: "ok"})
+	w.mustRun(0, "", "-p", "use the demo", "--disallowedTools", "mcp__demo__*", "--mcp-config", mcpConfig(map[string]any{"demo": d.server("serve")}))
+	for _, name := range w.srv.Requests()[0].Tools {
+		if strings.HasPrefix(name, "mcp__demo__") {
+			t.Errorf("%s offered under a deny rule for the server", name)
+		}
+	}
+	if got := d.called(t); len(got) > 0 {
+		t.Errorf("denied tools reached the server: %v", got)
+	}
+}
+
+// ponder mcp list shows each server's state and which tools plan mode may
+// use.
+func TestMCPList(t *testing.T) {
+	d := newDemoMCP(t)
+	w := newWorld(t, "anthropic")
+	srv := d.server("serve")
+	srv["tools"] = map[string]string{"fail": "deny"}
+	o := w.mustRun(0, "", "mcp", "list", "--mcp-config", mcpConfig(map[string]any{"demo": srv, "broken": d.server("crash")}))
+	for _, want := range []string{
+		"demo: connected", "broken: failed", "cannot open its database",
+		"mcp__demo__lookup", "read-only", "mcp__demo__stamp", "asks",
+		"denied in the settings",
+	} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("mcp list lacks %q:\n%s", want, o.stdout)
+		}
+	}
+	o = w.mustRun(0, "", "mcp", "list", "--json", "--mcp-config", mcpConfig(map[string]any{"demo": srv}))
+	var servers []map[string]any
+	if err := json.Unmarshal([]byte(o.stdout), &servers); err != nil || len(servers) != 1 || servers[0]["status"] != "connected" {
+		t.Errorf("mcp list --json: %v\n%s", err, o.stdout)
+	}
+	if left := markerProcesses(d.script); len(left) > 0 {
+		t.Errorf("mcp list left servers running: %v", left)
+	}
+	w.mustRun(2, "", "mcp", "list", "--mcp-config", `{"mcpServers": {"a__b": {"command": "x"}}}`)
+	w.mustRun(2, "", "-p", "hi", "--mcp-config", `{"mcpServers": `)
+}
