@@ -22,6 +22,7 @@ var slashCommands = []slashCommand{
 	{"/resume", "", "pick an earlier session of this project"},
 	{"/model", "[name]", "show or change the model"},
 	{"/todos", "", "show the todo list"},
+	{"/mcp", "", "show the MCP servers, their state and tools"},
 	{"/help", "", "keys and commands"},
 	{"/exit", "", "quit ponder"},
 }
@@ -121,6 +122,8 @@ func (m *Model) command(line string) tea.Cmd {
 			items, err := a.Todos()
 			return todosLoaded{items, err}
 		}
+	case "/mcp":
+		m.conv.add(&item{kind: itemNotice, title: "info", text: mcpText(m.app.MCPServers())})
 	case "/help":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText()})
 	case "/exit", "/quit":
