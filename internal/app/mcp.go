@@ -10,7 +10,9 @@ import (
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/mcpclient"
+	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/shellenv"
+	"github.com/ponder-agent/ponder/internal/tool"
 )
 
 // MCPVersion is the version ponder gives MCP servers and clients; the
@@ -127,4 +129,20 @@ func ListMCP(opts Options) (servers []event.MCPServer, notice string, err error)
 	m := mcpclient.Start(context.Background(), srcs, mcpOptions(opts, cfg))
 	defer m.Close()
 	return mcpStatus(m), trustNotice(cfg), nil
+}
+
+// judgeKinds are the kinds agent types are judged read-only by: each
+// tool's own, except that an external tool marked read-only (an MCP tool
+// annotated so, or marked by the user's settings) counts as a reader, so
+// that an agent whose tools only read, MCP tools included, is a read-only
+// agent. The engine still sees the tool as external and holds it to its
+// mark.
+func judgeKinds(reg *tool.Registry) map[string]permission.Kind {
+	kinds := reg.Kinds()
+	for _, t := range reg.All() {
+		if t.Kind() == permission.KindExternal && tool.MarkedReadOnly(t) {
+			kinds[t.Name()] = permission.KindRead
+		}
+	}
+	return kinds
 }

@@ -53,7 +53,7 @@ func (a *App) open() (err error) {
 		return err
 	}
 	a.tools = a.buildTools()
-	a.launcher.judge(a.tools.Kinds())
+	a.launcher.judge(judgeKinds(a.tools))
 	if err := a.buildPermissions(); err != nil {
 		return err
 	}

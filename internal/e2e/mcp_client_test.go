@@ -314,3 +314,44 @@ func TestMCPList(t *testing.T) {
 	w.mustRun(2, "", "mcp", "list", "--mcp-config", `{"mcpServers": {"a__b": {"command": "x"}}}`)
 	w.mustRun(2, "", "-p", "hi", "--mcp-config", `{"mcpServers": `)
 }
+
+// A user's agent whose tools only read, MCP tools marked read-only
+// included, is a read-only agent that plan mode may launch, and its
+// read-only MCP tool runs; an agent with a writing MCP tool is not, and
+// plan mode refuses to launch it.
+func TestMCPToolsOfReadOnlyAgents(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		d := newDemoMCP(t)
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "launch", When: fakemodel.Match{LastUser: "delegate"}, ToolCalls: []fakemodel.ToolCall{
+				taskCall("looker", "look it up"), taskCall("stamper", "stamp it"),
+			}},
+			agentReply("look it up", mcpCalls("agent looks up", fakemodel.Match{}, "lookup")),
+			agentReply("stamp it", mcpCalls("agent stamps", fakemodel.Match{}, "stamp")),
+			fakemodel.Reply{Name: "looker done", When: fakemodel.Match{FirstUser: "look it up", ToolResult: "definition of ponder"}, Text: "found it"},
+			fakemodel.Reply{Name: "main done", When: fakemodel.Match{Func: func(r *fakemodel.Request) bool {
+				return len(r.LastUser().ToolResults) == 2
+			}}, Text: "delegated"},
+		)
+		agents := filepath.Join(w.cfg, "agents")
+		if err := os.MkdirAll(agents, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(agents, "looker.md"), []byte("---\nname: looker\ndescription: Looks words up\ntools: Read, mcp__demo__lookup\n---\nLook things up.\n"), 0o644)
+		os.WriteFile(filepath.Join(agents, "stamper.md"), []byte("---\nname: stamper\ndescription: Stamps\ntools: Read, mcp__demo__stamp\n---\nStamp things.\n"), 0o644)
+		o := w.mustRun(0, "", "-p", "delegate", "--permission-mode", "plan", "--allowedTools", "mcp__demo",
+			"--mcp-config", mcpConfig(map[string]any{"demo": d.server("serve")}))
+		if got := d.called(t); !slices.Equal(got, []string{"lookup"}) {
+			t.Errorf("calls that reached the server: %v, want only the read-only agent's lookup", got)
+		}
+		if d.stamped() != "<missing>" {
+			t.Error("an agent stamped in plan mode")
+		}
+		if !strings.Contains(o.stderr, "stamper agent type can change files") {
+			t.Errorf("launching the writing agent was not refused as such:\n%s", o.stderr)
+		}
+		if w.srv.Unused()[0] != "agent stamps" || len(w.srv.Unused()) != 1 {
+			t.Errorf("unused replies: %v (only the writing agent's should be)", w.srv.Unused())
+		}
+	})
+}
