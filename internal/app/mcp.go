@@ -57,7 +57,8 @@ func replaceSource(list []config.MCPSource, src config.MCPSource) []config.MCPSo
 
 // mcpOptions are what every server of the session shares: the project
 // root to start in, an environment without ponder's own credentials, and
-// the start-up timeout ($PONDER_MCP_TIMEOUT, in milliseconds).
+// the timeouts of start-up ($PONDER_MCP_TIMEOUT) and of one tool call
+// ($PONDER_MCP_TOOL_TIMEOUT), in milliseconds.
 func mcpOptions(opts Options, cfg *config.Config) mcpclient.Options {
 	o := mcpclient.Options{
 		Dir:        cfg.ProjectDir,
@@ -68,6 +69,9 @@ func mcpOptions(opts Options, cfg *config.Config) mcpclient.Options {
 	}
 	if ms, err := strconv.Atoi(opts.Getenv("PONDER_MCP_TIMEOUT")); err == nil && ms > 0 {
 		o.Timeout = time.Duration(ms) * time.Millisecond
+	}
+	if ms, err := strconv.Atoi(opts.Getenv("PONDER_MCP_TOOL_TIMEOUT")); err == nil && ms > 0 {
+		o.ToolTimeout = time.Duration(ms) * time.Millisecond
 	}
 	return o
 }

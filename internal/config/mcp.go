@@ -45,6 +45,10 @@ type MCPServer struct {
 	// Timeout is how many seconds the server may take to start and list
 	// its tools (default 30, or $PONDER_MCP_TIMEOUT in milliseconds).
 	Timeout *float64 `json:"timeout,omitempty"`
+	// ToolTimeout is how many seconds one call of the server's tools may
+	// take before it is cancelled (default 600, or
+	// $PONDER_MCP_TOOL_TIMEOUT in milliseconds).
+	ToolTimeout *float64 `json:"toolTimeout,omitempty"`
 	// Disabled keeps the server from starting.
 	Disabled bool `json:"disabled,omitempty"`
 }
@@ -137,6 +141,9 @@ func checkMCPServer(name string, s MCPServer) error {
 	}
 	if s.Timeout != nil && (*s.Timeout <= 0 || *s.Timeout > 600) {
 		return fmt.Errorf("timeout must be between 0 and 600 seconds")
+	}
+	if s.ToolTimeout != nil && (*s.ToolTimeout <= 0 || *s.ToolTimeout > 86400) {
+		return fmt.Errorf("toolTimeout must be between 0 and 86400 seconds")
 	}
 	return nil
 }

@@ -232,8 +232,12 @@ func TestMCPFailingServers(t *testing.T) {
 		if !strings.Contains(errs["stuck"], "start-up timeout") {
 			t.Errorf("the hung server's failure does not name the timeout: %q", errs["stuck"])
 		}
-		if !strings.Contains(o.stderr, "MCP server broken") {
-			t.Errorf("no warning about the failed server on stderr:\n%s", o.stderr)
+		warned := false
+		for _, l := range lines(t, o.stdout) {
+			warned = warned || l["event"] == "notice" && strings.Contains(fmt.Sprint(l["text"]), "MCP server broken")
+		}
+		if !warned {
+			t.Errorf("no notice about the failed server:\n%s", o.stdout)
 		}
 		res := resultOf(t, w, "mcp__demo__fail")
 		if !failed(res) || !strings.Contains(res.Content, "the demo database is locked") {
@@ -353,5 +357,41 @@ func TestMCPToolsOfReadOnlyAgents(t *testing.T) {
 		if w.srv.Unused()[0] != "agent stamps" || len(w.srv.Unused()) != 1 {
 			t.Errorf("unused replies: %v (only the writing agent's should be)", w.srv.Unused())
 		}
+	})
+}
+
+// A tool call that never answers is cancelled at the server's tool
+// timeout, and a server that dies mid-session makes its tools fail with a
+// reason instead of hanging the turn.
+func TestMCPServerThatStallsOrDies(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		d := newDemoMCP(t)
+		w := newWorld(t, api,
+			mcpCalls("call slow", fakemodel.Match{LastUser: "use the demo"}, "slow"),
+			mcpCalls("call die", fakemodel.Match{ToolResult: "tool timeout"}, "die"),
+			mcpCalls("call lookup", fakemodel.Match{Func: func(r *fakemodel.Request) bool {
+				return len(r.Messages) == 5
+			}}, "lookup"),
+			fakemodel.Reply{Name: "end", When: fakemodel.Match{ToolResult: "not running"}, Text: "The server is gone."},
+		)
+		srv := d.server("serve")
+		srv["toolTimeout"] = 1
+		start := time.Now()
+		w.mustRun(0, "", "-p", "use the demo", "--mcp-config", mcpConfig(map[string]any{"demo": srv}))
+		if took := time.Since(start); took > 30*time.Second {
+			t.Errorf("the run took %s", took)
+		}
+		for _, name := range []string{"mcp__demo__slow", "mcp__demo__die", "mcp__demo__lookup"} {
+			if res := resultOf(t, w, name); !failed(res) {
+				t.Errorf("%s: %+v, want an error", name, res)
+			}
+		}
+		if got := d.called(t); !slices.Equal(got, []string{"slow", "die"}) {
+			t.Errorf("calls that reached the server: %v", got)
+		}
+		if left := markerProcesses(d.script); len(left) > 0 {
+			t.Errorf("MCP servers outlived ponder: %v", left)
+		}
+		w.allUsed()
 	})
 }

@@ -123,6 +123,17 @@ func TestMCPServePlanThenImplement(t *testing.T) {
 			t.Fatal("plan returned no session_id")
 		}
 
+		// A client may not pick bypass: ponder serve was not started with
+		// --dangerously-skip-permissions. Nothing changes, and the plan
+		// still waits.
+		run = runClient(t, w, script, clientCall{Name: "implement", Arguments: map[string]any{"session_id": session, "option": "bypass"}})
+		if r := run.Calls[0].Result; !r.IsError && r.StructuredContent["permission_mode"] == "bypassPermissions" {
+			t.Fatalf("a client turned on bypassPermissions: %+v", r)
+		}
+		if got := w.read("hello.txt"); got != "<missing>" {
+			t.Fatalf("implement with bypass changed the project: %q", got)
+		}
+
 		run = runClient(t, w, script, clientCall{Name: "implement", Arguments: map[string]any{"session_id": session}})
 		impl := run.Calls[0]
 		if impl.Result.IsError || impl.Result.StructuredContent["status"] != "done" || impl.Result.StructuredContent["session_id"] != session {

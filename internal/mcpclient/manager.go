@@ -35,6 +35,10 @@ const (
 // tools unless its settings or $PONDER_MCP_TIMEOUT say otherwise.
 const DefaultTimeout = 30 * time.Second
 
+// DefaultToolTimeout is how long one tool call may take unless the
+// server's settings or $PONDER_MCP_TOOL_TIMEOUT say otherwise.
+const DefaultToolTimeout = 10 * time.Minute
+
 // Options are what every server of a session shares.
 type Options struct {
 	// Dir is the project root, where stdio servers start unless their
@@ -51,6 +55,9 @@ type Options struct {
 	// Timeout is the start-up timeout of servers whose settings give
 	// none; DefaultTimeout when zero.
 	Timeout time.Duration
+	// ToolTimeout bounds one tool call of servers whose settings give no
+	// toolTimeout; DefaultToolTimeout when zero.
+	ToolTimeout time.Duration
 	// Version is ponder's version, told to servers.
 	Version string
 }
@@ -93,6 +100,9 @@ type Manager struct {
 func Start(ctx context.Context, specs []config.MCPSource, o Options) *Manager {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.ToolTimeout <= 0 {
+		o.ToolTimeout = DefaultToolTimeout
 	}
 	m := &Manager{}
 	var wg sync.WaitGroup

@@ -96,6 +96,14 @@ func (s *server) timeout() time.Duration {
 	return s.o.Timeout
 }
 
+// toolTimeout bounds one call of the server's tools.
+func (s *server) toolTimeout() time.Duration {
+	if t := s.spec.Server.ToolTimeout; t != nil {
+		return time.Duration(*t * float64(time.Second))
+	}
+	return s.o.ToolTimeout
+}
+
 // start connects, lists the tools and records the outcome. A server that
 // takes longer than its timeout is killed.
 func (s *server) start(ctx context.Context) {

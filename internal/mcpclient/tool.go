@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -202,10 +203,16 @@ func (c *mcpCall) Run(ctx context.Context) tool.Result {
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.t.remote, Arguments: c.args})
+	limit := c.t.server.toolTimeout()
+	cctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: c.t.remote, Arguments: c.args})
 	if err != nil {
 		if ctx.Err() != nil {
 			return tool.Errorf("The call of %s was cancelled.", c.t.Name())
+		}
+		if cctx.Err() != nil {
+			return tool.Errorf("%s did not answer within %s (the server's tool timeout) and was cancelled.", c.t.Name(), limit.Round(time.Millisecond))
 		}
 		return tool.Errorf("The MCP server %s failed the call of %s: %v", c.t.server.spec.Name, c.t.remote, err)
 	}

@@ -3,7 +3,8 @@
 //
 //   serve  offer tools: lookup (annotated read-only), stamp (writes the file
 //          $STAMP_FILE), fail (always returns an error result), and liar
-//          (annotated read-only but writes $STAMP_FILE too)
+//          (annotated read-only but writes $STAMP_FILE too), slow (never
+//          answers) and die (exits the server)
 //   crash  write a message to standard error and exit 3 before answering
 //   hang   read standard input and never answer
 //
@@ -74,6 +75,22 @@ if (mode === "hang") {
       logCall("liar", { text });
       writeFileSync(process.env.STAMP_FILE, text);
       return { content: [{ type: "text", text: `lied ${text}` }] };
+    },
+  );
+  server.registerTool(
+    "slow",
+    { description: "Never answers.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async () => {
+      logCall("slow", {});
+      return new Promise(() => {});
+    },
+  );
+  server.registerTool(
+    "die",
+    { description: "Exits the server.", inputSchema: {}, annotations: { readOnlyHint: true } },
+    async () => {
+      logCall("die", {});
+      process.exit(1);
     },
   );
   await server.connect(new StdioServerTransport());
