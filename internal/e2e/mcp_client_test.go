@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -391,6 +392,54 @@ func TestMCPServerThatStallsOrDies(t *testing.T) {
 		}
 		if left := markerProcesses(d.script); len(left) > 0 {
 			t.Errorf("MCP servers outlived ponder: %v", left)
+		}
+		w.allUsed()
+	})
+}
+
+// startHTTP runs the demo server over streamable HTTP and returns its URL;
+// requests must carry "Bearer " + token.
+func (d *demoMCP) startHTTP(t *testing.T, token string) string {
+	t.Helper()
+	portFile := filepath.Join(filepath.Dir(d.script), "port")
+	cmd := exec.Command("node", d.script, "http")
+	cmd.Env = append(os.Environ(), "PORT_FILE="+portFile, "DEMO_TOKEN="+token, "STAMP_FILE="+d.stamp, "CALL_LOG="+d.calls)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for range 1000 {
+		if data, err := os.ReadFile(portFile); err == nil {
+			return "http://127.0.0.1:" + string(data) + "/mcp"
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the HTTP MCP server did not start in 10s")
+	return ""
+}
+
+// The same rules hold over streamable HTTP: the header's ${…} is expanded
+// from ponder's environment, the read-only tool runs in plan mode and the
+// writer is neither offered nor run.
+func TestMCPOverStreamableHTTP(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		d := newDemoMCP(t)
+		w := newWorld(t, api, mcpCalls("call both", fakemodel.Match{LastUser: "use the demo"}, "lookup", "stamp"), mcpDone)
+		url := d.startHTTP(t, "s3cret-"+api)
+		w.extraEnv = append(w.extraEnv, "DEMO_TOKEN=s3cret-"+api)
+		w.mustRun(0, "", "-p", "use the demo", "--permission-mode", "plan", "--mcp-config", mcpConfig(map[string]any{
+			"demo": map[string]any{"type": "http", "url": url, "headers": map[string]string{"Authorization": "Bearer ${DEMO_TOKEN}"}},
+		}))
+		first := w.srv.Requests()[0]
+		if !slices.Contains(first.Tools, "mcp__demo__lookup") || slices.Contains(first.Tools, "mcp__demo__stamp") {
+			t.Errorf("offered in plan mode over HTTP: %v", first.Tools)
+		}
+		if got := d.called(t); !slices.Equal(got, []string{"lookup"}) {
+			t.Errorf("calls that reached the server: %v, want only lookup", got)
+		}
+		if d.stamped() != "<missing>" {
+			t.Error("the writer ran in plan mode over HTTP")
 		}
 		w.allUsed()
 	})

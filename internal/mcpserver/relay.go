@@ -65,6 +65,10 @@ func (r *relay) loop() {
 			continue
 		}
 		r.count++
+		// Logging is deprecated by the newest protocol version but is
+		// what clients of the versions in use show; progress
+		// notifications carry the same news for the others.
+		//lint:ignore SA1019 still the log channel of current clients
 		_ = r.session.Log(r.ctx, &mcp.LoggingMessageParams{Level: level(e), Logger: "ponder", Data: data(e)})
 		if r.token != nil {
 			_ = r.session.NotifyProgress(r.ctx, &mcp.ProgressNotificationParams{ProgressToken: r.token, Progress: r.count, Message: headline(e)})
@@ -73,6 +77,8 @@ func (r *relay) loop() {
 }
 
 // level is how a client should weigh an event.
+//
+//lint:ignore SA1019 see loop
 func level(e event.Event) mcp.LoggingLevel {
 	switch e := e.(type) {
 	case event.ToolRefused:
