@@ -26,18 +26,45 @@ func TestParseMCPConfigErrorsSayWhatAndWhere(t *testing.T) {
 		{"{\n  \"mcpServers\": {\n    \"a\": {\"command\": 3}\n  }\n}", "x.json:3:"},
 		{`{"mcpServers": `, "invalid JSON"},
 		{`{"servers": {}}`, `no "mcpServers"`},
-		{`{"mcpServers": {"a": {}}}`, `needs a "command"`},
-		{`{"mcpServers": {"a": {"url": "http://x"}}}`, `no "type": "http"`},
-		{`{"mcpServers": {"a": {"type": "sse", "url": "http://x"}}}`, "sse transport is not supported"},
-		{`{"mcpServers": {"a__b": {"command": "x"}}}`, `"__"`},
-		{`{"mcpServers": {"a.b": {"command": "x"}}}`, "only letters"},
-		{`{"mcpServers": {"a": {"command": "x", "tools": {"t": "maybe"}}}}`, "tools.t must be"},
-		{`{"mcpServers": {"a": {"command": "x", "timeout": 0}}}`, "timeout"},
+		{`{"mcpServers": {"a": {"args": "x"}}}`, `x.json:1:34: "mcpServers.args" must be an array`},
 	}
 	for _, c := range cases {
 		_, err := ParseMCPConfig("x.json", []byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want it to mention %q", c.in, err, c.want)
+		}
+	}
+}
+
+// A server that cannot work as written is reported when it would start,
+// not a reason to refuse the whole file.
+func TestCheckMCPServer(t *testing.T) {
+	cases := []struct {
+		in, want string
+	}{
+		{`{"a": {}}`, `needs a "command"`},
+		{`{"a": {"url": "http://x"}}`, `no "type": "http"`},
+		{`{"a": {"type": "sse", "url": "http://x"}}`, "sse transport is not supported"},
+		{`{"a": {"type": "sdk", "name": "x"}}`, "type sdk"},
+		{`{"a__b": {"command": "x"}}`, `"__"`},
+		{`{"_a": {"command": "x"}}`, `start or end`},
+		{`{"a.b": {"command": "x"}}`, "only letters"},
+		{`{"a": {"command": "x", "tools": {"t": "maybe"}}}`, "tools.t must be"},
+		{`{"a": {"command": "x", "timeout": 0}}`, "timeout"},
+		{`{"a": {"command": "x", "toolTimeout": -1}}`, "toolTimeout"},
+		{`{"a": {"command": "x"}}`, ""},
+		{`{"a-1_b": {"type": "http", "url": "http://x"}}`, ""},
+	}
+	for _, c := range cases {
+		servers, err := ParseMCPConfig("x.json", []byte(`{"mcpServers": `+c.in+`}`))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		for name, s := range servers {
+			err := CheckMCPServer(name, s)
+			if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+				t.Errorf("%s: %v, want %q", c.in, err, c.want)
+			}
 		}
 	}
 }

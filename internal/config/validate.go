@@ -63,13 +63,6 @@ func validate(s Settings) (field, msg string) {
 	if field == "" && s.Network.IdleTimeout != nil && (*s.Network.IdleTimeout < MinIdleTimeout || *s.Network.IdleTimeout > MaxIdleTimeout) {
 		field, msg = "network.idleTimeout", fmt.Sprintf("must be between %d and %d seconds", MinIdleTimeout, MaxIdleTimeout)
 	}
-	if field == "" {
-		for _, name := range sortedKeys(s.MCPServers) {
-			if err := checkMCPServer(name, s.MCPServers[name]); err != nil {
-				return "mcpServers." + name, err.Error()
-			}
-		}
-	}
 	return field, msg
 }
 

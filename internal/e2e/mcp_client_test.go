@@ -316,8 +316,14 @@ func TestMCPList(t *testing.T) {
 	if left := markerProcesses(d.script); len(left) > 0 {
 		t.Errorf("mcp list left servers running: %v", left)
 	}
-	w.mustRun(2, "", "mcp", "list", "--mcp-config", `{"mcpServers": {"a__b": {"command": "x"}}}`)
-	w.mustRun(2, "", "-p", "hi", "--mcp-config", `{"mcpServers": `)
+	o = w.mustRun(0, "", "mcp", "list", "--mcp-config", `{"mcpServers": {"a__b": {"command": "x"}, "old": {"type": "sse", "url": "http://127.0.0.1:1"}}}`)
+	if !strings.Contains(o.stdout, "a__b: failed") || !strings.Contains(o.stdout, "sse transport is not supported") {
+		t.Errorf("servers that cannot work as written are not reported as failed:\n%s", o.stdout)
+	}
+	o = w.mustRun(2, "", "-p", "hi", "--mcp-config", `{"mcpServers": `)
+	if !strings.Contains(o.stderr, "--mcp-config") {
+		t.Errorf("a broken --mcp-config is not named:\n%s", o.stderr)
+	}
 }
 
 // A user's agent whose tools only read, MCP tools marked read-only

@@ -113,6 +113,10 @@ func Start(ctx context.Context, specs []config.MCPSource, o Options) *Manager {
 			s.setState(StateDisabled, "")
 			continue
 		}
+		if err := config.CheckMCPServer(spec.Name, spec.Server); err != nil {
+			s.setState(StateFailed, err.Error())
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

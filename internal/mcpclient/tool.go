@@ -64,7 +64,7 @@ func (s *server) listTools(ctx context.Context, cs *mcp.ClientSession) error {
 // cannot be one.
 func (s *server) newTool(t *mcp.Tool, seen map[string]bool) (*mcpTool, ToolInfo) {
 	name := ToolName(s.spec.Name, t.Name)
-	info := ToolInfo{Name: name, Remote: t.Name, Annotated: t.Annotations != nil && t.Annotations.ReadOnlyHint}
+	info := ToolInfo{Name: name, Remote: t.Name, Annotated: claimsReadOnly(t.Annotations)}
 	if !utf8.ValidString(t.Name) {
 		info.Name, info.Remote = "", strings.ToValidUTF8(t.Name, "?")
 	}
@@ -102,6 +102,13 @@ func (s *server) newTool(t *mcp.Tool, seen map[string]bool) (*mcpTool, ToolInfo)
 		Meta:   tool.Meta{ToolName: name, ToolKind: permission.KindExternal, Doc: doc, InputSchema: schema, Parallel: info.ReadOnly},
 		server: s, remote: t.Name, readOnly: info.ReadOnly,
 	}, info
+}
+
+// claimsReadOnly reports whether annotations say the tool only reads: a
+// readOnlyHint, and no destructiveHint saying the opposite (a server
+// that makes both claims gets the one that gives it less).
+func claimsReadOnly(a *mcp.ToolAnnotations) bool {
+	return a != nil && a.ReadOnlyHint && (a.DestructiveHint == nil || !*a.DestructiveHint)
 }
 
 // treatment is what the settings say of a tool: its own entry, else the
