@@ -126,7 +126,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 		// parse.
 		access := permission.Access{Tool: use.Name}
 		if known {
-			access.Kind = t.Kind()
+			access.Kind, access.ReadOnly = t.Kind(), tool.MarkedReadOnly(t)
 		}
 		res, _, refused = a.gate(ctx, use, access, nil, pc)
 		if refused {

@@ -186,8 +186,8 @@ func TestMCPPlanModeOffersOnlyReadOnlyTools(t *testing.T) {
 			if slices.Contains(first.Tools, name) {
 				t.Errorf("%s is offered in plan mode: %v", name, first.Tools)
 			}
-			if res := resultOf(t, w, name); !failed(res) {
-				t.Errorf("%s ran in plan mode: %+v", name, res)
+			if res := resultOf(t, w, name); !failed(res) || !strings.Contains(res.Content, "Plan mode") || !strings.Contains(res.Content, "not marked read-only") {
+				t.Errorf("%s in plan mode: %+v, want a refusal saying why", name, res)
 			}
 		}
 		if got := d.called(t); !slices.Equal(got, []string{"lookup"}) {

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -75,5 +76,23 @@ func TestMCPToolsInEveryMode(t *testing.T) {
 		if d := e.Decide(tc.c, tc.a); d.Behavior != tc.want {
 			t.Errorf("%s: %s (%s), want %s", tc.name, d.Behavior, d.Reason, tc.want)
 		}
+	}
+}
+
+// A writing MCP tool the model calls in plan mode although it was not
+// offered is refused for what it is, naming plan mode and the plan file.
+func TestMCPWriterRefusedForWhatItIs(t *testing.T) {
+	e, err := NewEngine(Rules{Tools: sessionKinds}, t.TempDir(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Context{Mode: ModePlan, PlanFile: "/plans/p.md", Offered: []string{"Read"}}
+	d := e.Decide(c, Access{Tool: "mcp__demo__stamp", Kind: KindExternal})
+	if d.Behavior != Deny || d.Rule != "plan mode" || !strings.Contains(d.Reason, "not marked read-only") || !strings.Contains(d.Reason, "/plans/p.md") {
+		t.Errorf("decision %+v", d)
+	}
+	d = e.Decide(Context{Mode: ModeDefault, Offered: []string{"Read"}}, Access{Tool: "mcp__demo__stamp", Kind: KindExternal})
+	if d.Rule != "not offered" {
+		t.Errorf("outside plan mode a tool not offered is refused as such: %+v", d)
 	}
 }

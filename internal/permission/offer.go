@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
 
 // What the model is offered and what it may call come from one place: a
@@ -46,6 +48,12 @@ func (e *Engine) unusable(c Context, a Access) (Decision, bool) {
 	}
 	if c.Subagent && a.Kind == KindAgent {
 		return Decision{Behavior: Deny, Rule: "agent tools", Reason: "Subagents cannot launch agents of their own."}, true
+	}
+	if c.Offered != nil && !slices.Contains(c.Offered, a.Tool) && a.Kind == KindExternal && !a.ReadOnly && (c.Mode == ModePlan || c.ReadOnlyAgent) {
+		// Withheld for what it is: say so, as a call of it would hear.
+		if d, decided := readOnlyLimit(c, a, nil, shellclass.Result{}); decided {
+			return d, true
+		}
 	}
 	if c.Offered != nil && !slices.Contains(c.Offered, a.Tool) {
 		avail := "none"
