@@ -25,10 +25,11 @@ type relay struct {
 	session *mcp.ServerSession
 	token   any
 
-	queue chan event.Event
-	done  chan struct{}
-	once  sync.Once
-	count float64
+	mu     sync.Mutex
+	closed bool
+	queue  chan event.Event
+	done   chan struct{}
+	count  float64
 }
 
 func newRelay(ctx context.Context, req *mcp.CallToolRequest) *relay {
@@ -45,7 +46,11 @@ func (r *relay) send(e event.Event) {
 	if _, ok := e.(event.TextDelta); ok {
 		return // the whole message follows
 	}
-	defer func() { _ = recover() }() // sent after close: dropped
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return // the call has returned its result
+	}
 	select {
 	case r.queue <- e:
 	default:
@@ -54,7 +59,12 @@ func (r *relay) send(e event.Event) {
 
 // close sends what is queued and stops. It is safe to call twice.
 func (r *relay) close() {
-	r.once.Do(func() { close(r.queue) })
+	r.mu.Lock()
+	if !r.closed {
+		r.closed = true
+		close(r.queue)
+	}
+	r.mu.Unlock()
 	<-r.done
 }
 
