@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the test checks the log notifications of the protocol version clients use today
+
 package mcpserver
 
 import (
