@@ -450,3 +450,43 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// In default mode a writing MCP tool asks the host as a command does, with
+// the tool as the rule to remember; the host's yes lets it run, its no
+// keeps it from the server.
+func TestMCPWriterAsksTheHost(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		d := newDemoMCP(t)
+		w := newWorld(t, api,
+			mcpCalls("stamp once", fakemodel.Match{LastUser: "stamp it"}, "stamp"),
+			fakemodel.Reply{Name: "after yes", When: fakemodel.Match{ToolResult: "stamped"}, Text: "stamped"},
+			fakemodel.Reply{Name: "stamp twice", When: fakemodel.Match{LastUser: "again"}, ToolCalls: []fakemodel.ToolCall{{Name: "mcp__demo__stamp", Input: map[string]any{"text": "second"}}}},
+			fakemodel.Reply{Name: "after no", When: fakemodel.Match{ToolResult: "not today"}, Text: "refused"},
+		)
+		s := w.start("--mcp-config", mcpConfig(map[string]any{"demo": d.server("serve")}))
+		s.say("stamp it")
+		req := s.control("can_use_tool")
+		r := req["request"].(map[string]any)
+		if r["tool_name"] != "mcp__demo__stamp" || r["suggested_rule"] != "mcp__demo__stamp" {
+			t.Errorf("the question: %v", r)
+		}
+		if got := d.called(t); len(got) != 0 {
+			t.Fatalf("the writer reached the server before the host answered: %v", got)
+		}
+		s.answer(req, map[string]any{"behavior": "allow"})
+		s.result()
+		if d.stamped() != "from stamp" {
+			t.Errorf("after the host's yes, stamp = %q", d.stamped())
+		}
+		s.say("again")
+		s.answer(s.control("can_use_tool"), map[string]any{"behavior": "deny", "message": "not today"})
+		s.result()
+		if d.stamped() != "from stamp" {
+			t.Errorf("after the host's no, stamp = %q", d.stamped())
+		}
+		if code := s.close(); code != 0 {
+			t.Errorf("exit %d", code)
+		}
+		w.allUsed()
+	})
+}
