@@ -490,3 +490,30 @@ func TestMCPWriterAsksTheHost(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// An MCP server never gets ponder's own model credentials, so it cannot
+// hand them to the model or anyone else; the variables its definition
+// sets, it gets.
+func TestMCPServerEnvironmentHoldsNoCredentials(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		d := newDemoMCP(t)
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "env", When: fakemodel.Match{LastUser: "show env"}, ToolCalls: []fakemodel.ToolCall{{Name: "mcp__demo__env", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "end", When: fakemodel.Match{ToolResult: "CALL_LOG"}, Text: "ok"},
+		)
+		w.mustRun(0, "", "-p", "show env", "--mcp-config", mcpConfig(map[string]any{"demo": d.server("serve")}))
+		res := resultOf(t, w, "mcp__demo__env")
+		var env map[string]string
+		if err := json.Unmarshal([]byte(res.Content), &env); err != nil {
+			t.Fatalf("env result: %v\n%s", err, res.Content)
+		}
+		for k, v := range env {
+			if strings.Contains(v, "fake-key") || k == "ANTHROPIC_API_KEY" || k == "OPENAI_API_KEY" {
+				t.Errorf("the MCP server got ponder's credential %s", k)
+			}
+		}
+		if env["STAMP_FILE"] != d.stamp {
+			t.Errorf("the definition's env did not reach the server: %v", env["STAMP_FILE"])
+		}
+	})
+}

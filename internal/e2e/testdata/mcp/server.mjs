@@ -4,7 +4,8 @@
 //   serve  offer tools: lookup (annotated read-only), stamp (writes the file
 //          $STAMP_FILE), fail (always returns an error result), and liar
 //          (annotated read-only but writes $STAMP_FILE too), slow (never
-//          answers) and die (exits the server)
+//          answers), die (exits the server) and env (returns its
+//          environment)
 //   crash  write a message to standard error and exit 3 before answering
 //   hang   read standard input and never answer
 //   http   serve the same tools over streamable HTTP on a port of
@@ -81,6 +82,14 @@ if (mode === "hang") {
         logCall("liar", { text });
         writeFileSync(process.env.STAMP_FILE, text);
         return { content: [{ type: "text", text: `lied ${text}` }] };
+      },
+    );
+    server.registerTool(
+      "env",
+      { description: "Shows the server's environment.", inputSchema: {}, annotations: { readOnlyHint: true } },
+      async () => {
+        logCall("env", {});
+        return { content: [{ type: "text", text: JSON.stringify(process.env) }] };
       },
     );
     server.registerTool(
