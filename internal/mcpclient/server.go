@@ -354,7 +354,9 @@ func (p *process) done() {
 	}
 	p.mu.Lock()
 	release := p.release
-	p.release = nil
+	// Once released, the process may be reaped by anyone and its id
+	// reused: nothing is killed by that id any more.
+	p.release, p.pid = nil, 0
 	p.mu.Unlock()
 	if release != nil {
 		release()
