@@ -33,10 +33,13 @@ func (e *Engine) OffersTool(c Context, a Access) bool {
 	if withheld || c.Subagent && a.Kind == KindAgent {
 		return false
 	}
-	if a.Kind == KindExternal && !a.ReadOnly && (c.Mode == ModePlan || c.ReadOnlyAgent) {
-		return false
-	}
-	return true
+	return !externalLimited(c, a)
+}
+
+// externalLimited reports an external tool that is not marked read-only
+// where only reading is allowed (plan mode, a read-only agent).
+func externalLimited(c Context, a Access) bool {
+	return a.Kind == KindExternal && !a.ReadOnly && (c.Mode == ModePlan || c.ReadOnlyAgent)
 }
 
 // unusable refuses a call of a tool the caller may not use at all,
@@ -49,7 +52,7 @@ func (e *Engine) unusable(c Context, a Access) (Decision, bool) {
 	if c.Subagent && a.Kind == KindAgent {
 		return Decision{Behavior: Deny, Rule: "agent tools", Reason: "Subagents cannot launch agents of their own."}, true
 	}
-	if c.Offered != nil && !slices.Contains(c.Offered, a.Tool) && a.Kind == KindExternal && !a.ReadOnly && (c.Mode == ModePlan || c.ReadOnlyAgent) {
+	if c.Offered != nil && !slices.Contains(c.Offered, a.Tool) && externalLimited(c, a) {
 		// Withheld for what it is: say so, as a call of it would hear.
 		if d, decided := readOnlyLimit(c, a, nil, shellclass.Result{}); decided {
 			return d, true
