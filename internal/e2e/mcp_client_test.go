@@ -517,3 +517,20 @@ func TestMCPServerEnvironmentHoldsNoCredentials(t *testing.T) {
 		}
 	})
 }
+
+// /mcp in the interface shows the servers and which tools plan mode may
+// use; a failed server says why.
+func TestMCPInTheInterface(t *testing.T) {
+	d := newDemoMCP(t)
+	w := newWorld(t, "anthropic")
+	term := w.terminal("--mcp-config", mcpConfig(map[string]any{"demo": d.server("serve"), "broken": d.server("crash")}))
+	term.waitFor("the status bar", func(s string) bool { return strings.Contains(statusLine(s), "default") })
+	term.typeText("/mcp")
+	term.send("Enter")
+	s := term.waitText("mcp__demo__lookup")
+	for _, want := range []string{"demo: connected", "read-only, also in plan mode", "broken: failed"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("/mcp lacks %q:\n%s", want, s)
+		}
+	}
+}
