@@ -135,6 +135,8 @@ func (s *server) start(ctx context.Context) {
 	if err != nil {
 		if sctx.Err() != nil && ctx.Err() == nil {
 			err = fmt.Errorf("did not start and list its tools within %s (its start-up timeout)", limit.Round(time.Millisecond))
+		} else if exit := s.exited(); exit != "" {
+			err = fmt.Errorf("%w (its process ended: %s)", err, exit)
 		}
 		s.cleanup()
 		s.setState(StateFailed, s.explain(err))
@@ -145,6 +147,18 @@ func (s *server) start(ctx context.Context) {
 	s.st.State = StateConnected
 	s.mu.Unlock()
 	go s.watch(cs)
+}
+
+// exited describes how a stdio server's process ended, or is "" while it
+// runs or was never started.
+func (s *server) exited() string {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p == nil || p.cmd.ProcessState == nil {
+		return ""
+	}
+	return p.cmd.ProcessState.String()
 }
 
 // watch notes a server that goes away while the session runs.
