@@ -120,7 +120,10 @@ func (s *server) start(ctx context.Context) {
 	stop := context.AfterFunc(sctx, s.kill)
 	defer stop()
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "ponder", Version: s.o.Version}, &mcp.ClientOptions{})
+	// ponder offers a server nothing of its own: no roots, no sampling
+	// (which would let a server spend ponder's model on its own
+	// prompts), no elicitation.
+	client := mcp.NewClient(&mcp.Implementation{Name: "ponder", Version: s.o.Version}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	cs, err := client.Connect(sctx, transport, nil)
 	if err == nil {
 		err = s.listTools(sctx, cs)
