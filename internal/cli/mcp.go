@@ -142,5 +142,7 @@ progress notifications when the client asks for them).`,
 	f.StringVar(&o.App.Model, "model", "", "main model of the sessions served")
 	f.StringVar(&o.App.Provider, "provider", "", "model provider: anthropic or openai")
 	f.IntVar(&o.App.MaxTurns, "max-turns", 0, "stop each tool call's run after this many model requests")
+	f.StringSliceVar(&o.App.Allowed, "allowedTools", nil, `tool rules to allow in the sessions served (nobody is there to say yes), e.g. "Bash(go test:*)"`)
+	f.StringSliceVar(&o.App.Disallowed, "disallowedTools", nil, "tool rules to deny in the sessions served")
 	return cmd
 }

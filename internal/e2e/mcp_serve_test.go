@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,9 +59,16 @@ type clientRun struct {
 // runClient runs the client against `ponder mcp serve` in w's project.
 func runClient(t *testing.T, w *world, script string, calls ...clientCall) clientRun {
 	t.Helper()
+	return runClientWith(t, w, script, nil, calls...)
+}
+
+// runClientWith is runClient with flags for ponder mcp serve.
+func runClientWith(t *testing.T, w *world, script string, serveArgs []string, calls ...clientCall) clientRun {
+	t.Helper()
 	data, _ := json.Marshal(calls)
+	args, _ := json.Marshal(append([]string{}, serveArgs...))
 	saved := w.extraEnv
-	w.extraEnv = append(append([]string(nil), saved...), "PONDER_BIN="+ponderBin, "PROJECT_DIR="+w.dir, "CALLS="+string(data))
+	w.extraEnv = append(append([]string(nil), saved...), "PONDER_BIN="+ponderBin, "PROJECT_DIR="+w.dir, "CALLS="+string(data), "SERVE_ARGS="+string(args))
 	defer func() { w.extraEnv = saved }()
 	o := w.runProgram("node", script)
 	if o.code != 0 {
@@ -190,4 +198,50 @@ func TestMCPServeAskOnlyReads(t *testing.T) {
 		}
 		w.allUsed()
 	})
+}
+
+// Nobody can say yes to a served session, so a command that is not
+// read-only runs in implement only when ponder mcp serve was started with
+// a rule allowing it; ask reads only, whatever the rules say.
+func TestMCPServeAllowedTools(t *testing.T) {
+	script := serveClient(t)
+	for _, allowed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("allowed=%v", allowed), func(t *testing.T) {
+			w := newWorld(t, "openai",
+				writePlan(fakemodel.Match{LastUser: "add a greeting"}),
+				exitPlan,
+				fakemodel.Reply{Name: "build", When: fakemodel.Match{LastUser: "approved your plan"}, ToolCalls: []fakemodel.ToolCall{
+					{Name: "Bash", Input: map[string]any{"command": "touch built.txt"}},
+				}},
+				fakemodel.Reply{Name: "built", When: fakemodel.Match{FirstUser: "add a greeting", Func: func(r *fakemodel.Request) bool {
+					return len(r.LastUser().ToolResults) == 1 && len(r.Messages) > 5
+				}}, Text: "built"},
+				fakemodel.Reply{Name: "ask build", When: fakemodel.Match{FirstUser: "touch it"}, ToolCalls: []fakemodel.ToolCall{
+					{Name: "Bash", Input: map[string]any{"command": "touch asked.txt"}},
+				}},
+				fakemodel.Reply{Name: "ask end", When: fakemodel.Match{FirstUser: "touch it", ToolResult: "may only read"}, Text: "no"},
+			)
+			var args []string
+			if allowed {
+				args = []string{"--allowedTools", "Bash(touch:*)"}
+			}
+			run := runClientWith(t, w, script, args,
+				clientCall{Name: "plan", Arguments: map[string]any{"task": "add a greeting"}},
+				clientCall{Name: "implement", Arguments: map[string]any{"session_id": "$session"}},
+				clientCall{Name: "ask", Arguments: map[string]any{"question": "touch it"}},
+			)
+			for _, c := range run.Calls {
+				if c.Result.IsError {
+					t.Fatalf("%s: %+v", c.Name, c.Result)
+				}
+			}
+			if w.exists("built.txt") != allowed {
+				t.Errorf("allowed=%v, but built.txt exists=%v", allowed, w.exists("built.txt"))
+			}
+			if w.exists("asked.txt") {
+				t.Error("ask ran a writing command")
+			}
+			w.allUsed()
+		})
+	}
 }

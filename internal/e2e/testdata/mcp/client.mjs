@@ -3,14 +3,15 @@
 // then makes the calls $CALLS names (a JSON array of {name, arguments};
 // an argument "$session" is replaced by the session_id of the last result)
 // and prints one JSON object: the tools, each call's result, and the log
-// and progress notifications that arrived during each call.
+// and progress notifications that arrived during each call. $SERVE_ARGS
+// (a JSON array) adds flags to ponder mcp serve.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const transport = new StdioClientTransport({
   command: process.env.PONDER_BIN,
-  args: ["mcp", "serve"],
+  args: ["mcp", "serve", ...JSON.parse(process.env.SERVE_ARGS ?? "[]")],
   cwd: process.env.PROJECT_DIR,
   env: process.env,
   stderr: "inherit",
