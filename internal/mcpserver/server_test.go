@@ -104,6 +104,7 @@ func TestPlanThenImplementOverMCP(t *testing.T) {
 			{Name: "Write", Input: map[string]any{"file_path": "hello.txt", "content": "too early"}},
 		}},
 		{Name: "exit", When: fakemodel.Match{ToolResult: "Plan mode is on"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
+		{Name: "revise", When: fakemodel.Match{LastUser: "say hello twice"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
 		{Name: "implement", When: fakemodel.Match{LastUser: "approved your plan"}, ToolCalls: []fakemodel.ToolCall{
 			{Name: "Write", Input: map[string]any{"file_path": "hello.txt", "content": "hello\n"}},
 		}},
@@ -133,6 +134,18 @@ func TestPlanThenImplementOverMCP(t *testing.T) {
 	}
 	if !n.seen("plan_mode_entered") || !n.seen("plan_exit_requested") || !n.seen("tool_refused") || n.prog == 0 {
 		t.Errorf("notifications: %v, %d progress", n.events, n.prog)
+	}
+
+	// Sent back with feedback, the plan comes back for approval again.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "implement", Arguments: map[string]any{"session_id": out["session_id"], "option": "reject", "feedback": "say hello twice"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := res.StructuredContent.(map[string]any); res.IsError || again["status"] != "plan_pending" || again["session_id"] != out["session_id"] {
+		t.Fatalf("reject: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hello.txt")); err == nil {
+		t.Fatal("a rejected plan wrote a project file")
 	}
 
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "implement", Arguments: map[string]any{"session_id": out["session_id"]}})
