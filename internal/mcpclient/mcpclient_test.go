@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the hostile server uses sampling and roots, deprecated yet still spoken by servers
+
 package mcpclient
 
 import (
