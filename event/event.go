@@ -79,6 +79,8 @@ type SessionStarted struct {
 	// Sandbox names the OS sandbox that confines commands run without a
 	// yes: "landlock", "bwrap", "seatbelt" or SandboxNone.
 	Sandbox string `json:"sandbox"`
+	// MCPServers are the session's MCP servers and how their start went.
+	MCPServers []MCPServer `json:"mcp_servers,omitempty"`
 }
 
 // SandboxNone is the sandbox named when commands cannot be confined.

@@ -126,7 +126,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 		// parse.
 		access := permission.Access{Tool: use.Name}
 		if known {
-			access.Kind = t.Kind()
+			access.Kind, access.ReadOnly = t.Kind(), tool.MarkedReadOnly(t)
 		}
 		res, _, refused = a.gate(ctx, use, access, nil, pc)
 		if refused {
@@ -144,7 +144,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 		return tool.Errorf("Invalid input for %s: %v", use.Name, err)
 	}
 	access := call.Access()
-	access.Tool, access.Kind = t.Name(), t.Kind()
+	access.Tool, access.Kind, access.ReadOnly = t.Name(), t.Kind(), tool.MarkedReadOnly(t)
 	res, confine, refused := a.gate(ctx, use, access, call, pc)
 	if refused || res.IsError {
 		return res

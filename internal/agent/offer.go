@@ -13,7 +13,7 @@ import (
 func Offered(reg *tool.Registry, available func(tool.Tool, permission.Mode) bool, perm *permission.Engine, pc permission.Context) []tool.Tool {
 	var out []tool.Tool
 	for _, t := range reg.All() {
-		if (available == nil || available(t, pc.Mode)) && perm.Offers(pc, t.Name(), t.Kind()) {
+		if (available == nil || available(t, pc.Mode)) && perm.OffersTool(pc, permission.Access{Tool: t.Name(), Kind: t.Kind(), ReadOnly: tool.MarkedReadOnly(t)}) {
 			out = append(out, t)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/mcpclient"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/sandbox"
@@ -103,6 +104,16 @@ type Options struct {
 	Sandbox *sandbox.Sandbox
 	// Team makes the session a team's lead or one of its teammates.
 	Team *TeamOptions
+
+	// MCPConfig are the --mcp-config values: JSON objects or files in
+	// the {"mcpServers": {...}} shape. StrictMCPConfig starts only those,
+	// ignoring the servers of every settings file and .mcp.json.
+	MCPConfig       []string
+	StrictMCPConfig bool
+	// ReadOnly holds the main conversation to reading, as a read-only
+	// agent is held, whatever the mode (answering questions for another
+	// agent: nothing may change).
+	ReadOnly bool
 }
 
 // App is one running session. Front ends see it through its methods
@@ -143,6 +154,8 @@ type App struct {
 	files fileList
 	// skills are the skills the model is offered (skills.go).
 	skills []skills.Skill
+	// mcp owns the session's MCP servers (nil when there are none).
+	mcp *mcpclient.Manager
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string

@@ -36,6 +36,9 @@ type Diagnosis struct {
 	Provider    string
 	ProviderErr error
 	Models      Models
+	// MCPServers are the MCP servers a session would start, as "name
+	// (transport, from file)"; none from an untrusted project.
+	MCPServers []string
 }
 
 // Diagnose looks at what a session started with opts would use.
@@ -57,6 +60,17 @@ func Diagnose(opts Options) Diagnosis {
 		for _, w := range cfg.Warnings {
 			d.Warnings = append(d.Warnings, w.String())
 		}
+	}
+	for _, m := range cfg.MCPServers() {
+		kind := "stdio"
+		if m.Server.URL != "" && m.Server.Command == "" {
+			kind = "http"
+		}
+		state := ""
+		if m.Server.Disabled {
+			state = ", disabled"
+		}
+		d.MCPServers = append(d.MCPServers, m.Name+" ("+kind+state+", from "+m.From+")")
 	}
 	set := cfg.Settings.Sandbox
 	d.Required = config.Bool(set.Required, false)

@@ -26,6 +26,7 @@ func (a *App) open() (err error) {
 	defer func() {
 		if err != nil {
 			a.unlock()
+			a.mcp.Close()
 		}
 	}()
 	tr, err := a.loadTranscript()
@@ -49,8 +50,11 @@ func (a *App) open() (err error) {
 
 	a.plan = planmode.New(a.planConfig(), a.id, permission.ModeDefault, a.emit, a.persistState)
 	a.launcher = newLauncher(a)
+	if err := a.startMCP(); err != nil {
+		return err
+	}
 	a.tools = a.buildTools()
-	a.launcher.judge(a.tools.Kinds())
+	a.launcher.judge(judgeKinds(a.tools))
 	if err := a.buildPermissions(); err != nil {
 		return err
 	}
@@ -175,6 +179,7 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 		Ask:       a.asker,
 		Emit:      a.emit,
 		Log:       a.log,
+		ReadOnly:  a.opts.ReadOnly,
 
 		AutoCompact: a.autoCompact,
 	}, history)

@@ -26,7 +26,7 @@ func (a *App) Start() error {
 	names := a.offeredNames(a.plan.Mode())
 	sort.Strings(names)
 	a.emit(event.SessionStarted{SessionID: a.id, Model: a.models.Main, Mode: string(a.plan.Mode()), Cwd: a.dir, Tools: names, Resumed: a.resumed,
-		Sandbox: string(a.sandbox.Kind())})
+		Sandbox: string(a.sandbox.Kind()), MCPServers: a.MCPServers()})
 	for _, w := range a.warnings {
 		a.emit(event.Notice{Level: "warning", Text: w})
 	}
@@ -206,6 +206,7 @@ func (a *App) Close() error {
 	if a.mate != nil {
 		a.mate.m.close()
 	}
+	a.mcp.Close()
 	err := a.log.Close()
 	a.unlock()
 	return err

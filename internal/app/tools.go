@@ -41,6 +41,11 @@ func (a *App) buildTools() *tool.Registry {
 		teamtool.NewSendMessage(teamTools{a}),
 	)
 	a.addSkillTool(reg)
+	// MCP tools are named mcp__<server>__<tool>, so none replaces a
+	// built-in tool.
+	for _, t := range a.mcp.Tools() {
+		reg.Add(t)
+	}
 	return reg
 }
 

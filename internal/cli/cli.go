@@ -59,6 +59,7 @@ type rootOptions struct {
 	team          string
 	rewindTo      string
 	rewind        string
+	mcp           mcpFlags
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -175,7 +176,8 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.team, "team", "", "lead the team of this name: SpawnTeammate and SendMessage are offered, and teammates' messages and plan approval requests reach this session")
 	f.StringVar(&o.rewindTo, "rewind-to", "", "with --resume: put files and conversation back to before turn N (list: show the turns), then go on with the prompt if one is given")
 	f.StringVar(&o.rewind, "rewind", "both", "with --rewind-to: what to put back: both, files or conversation")
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io))
+	o.mcp.add(f)
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io))
 	return cmd
 }
 
@@ -205,6 +207,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		PlanApproval:  o.planApproval,
 		Team:          leadOptions(o.team),
 	}
+	o.mcp.apply(&appOpts)
 	if !o.print {
 		if !io.InIsTerminal {
 			return usage(errors.New("the interactive interface needs a terminal; use -p for a headless run"))

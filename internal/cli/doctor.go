@@ -89,6 +89,14 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		fmt.Fprintf(w, "provider: %s (model %s, explore model %s)\n", d.Provider, d.Models.Main, d.Models.Explore)
 	}
 
+	fmt.Fprintln(w, "\nMCP servers (ponder mcp list starts them and shows their tools):")
+	if len(d.MCPServers) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, m := range d.MCPServers {
+		fmt.Fprintf(w, "  %s\n", m)
+	}
+
 	fmt.Fprintln(w, "\nmissing:")
 	if len(missing) == 0 {
 		fmt.Fprintln(w, "  nothing")

@@ -168,6 +168,23 @@ func Load(o Options) (*Config, error) {
 	for _, l := range outer {
 		c.Files = append(c.Files, l.File)
 	}
+	// The project's .mcp.json comes before its settings files, which may
+	// redefine a server of the same name.
+	mcpLayer, err := readProjectMCP(o.ProjectDir)
+	if err != nil {
+		return nil, err
+	}
+	if mcpLayer != nil {
+		at := len(c.Layers)
+		for i, l := range c.Layers {
+			if l.Scope == ScopeProject || l.Scope == ScopeLocal {
+				at = i
+				break
+			}
+		}
+		c.Layers = slices.Insert(c.Layers, at, *mcpLayer)
+		c.Files = append(c.Files, mcpLayer.File)
+	}
 	c.decideTrust(o, home)
 	for i, l := range c.Layers {
 		if l.Scope != ScopeUser && !c.Trusted {

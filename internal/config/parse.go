@@ -174,7 +174,7 @@ func schemaOf(t reflect.Type) schema {
 		t = t.Elem()
 	}
 	if t.Kind() == reflect.Map {
-		return schema{"*": nil} // any key
+		return schema{"*": schemaOf(t.Elem())} // any key
 	}
 	if t.Kind() != reflect.Struct {
 		return nil

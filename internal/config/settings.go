@@ -27,6 +27,9 @@ type Settings struct {
 	Network        Network  `json:"network,omitzero"`
 	// Team configures teams of agents (see Team).
 	Team Team `json:"team,omitzero"`
+	// MCPServers are the MCP servers a session starts, by name (see
+	// MCPServer); a project's .mcp.json is read as one more layer.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 }
 
 // ShellEnvironment is the environment policy of commands: start from all
@@ -163,6 +166,12 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Sandbox.Network, o.Sandbox.Network)
 	set(&s.Network.IdleTimeout, o.Network.IdleTimeout)
 	set(&s.Team.Mailbox, o.Team.Mailbox)
+	for name, srv := range o.MCPServers {
+		if s.MCPServers == nil {
+			s.MCPServers = map[string]MCPServer{}
+		}
+		s.MCPServers[name] = srv
+	}
 }
 
 // projectSandbox keeps from a project settings file only the sandbox

@@ -30,7 +30,9 @@ import (
 //   - shellEnvironment.exclude, and shellEnvironment.inherit when it is
 //     "core" or "none": they only take variables away.
 //
-// Ignored until trusted: permissions.allow; permissions.defaultMode
+// Ignored until trusted: mcpServers and the project's .mcp.json (each
+// server is a program ponder would start, or a service it would send the
+// code to); permissions.allow; permissions.defaultMode
 // acceptEdits; model, provider, models.*, planMode.model (which model and
 // which vendor receive the code, at whose cost); shellEnvironment.include,
 // .set and an "all" inherit (a project could pass secrets to commands or
@@ -109,6 +111,13 @@ func shortValue(v reflect.Value) string {
 	switch v.Kind() {
 	case reflect.String:
 		text = v.String()
+	case reflect.Map:
+		keys := make([]string, 0, v.Len())
+		for _, k := range v.MapKeys() {
+			keys = append(keys, fmt.Sprint(k.Interface()))
+		}
+		slices.Sort(keys)
+		text = strings.Join(keys, ", ")
 	case reflect.Slice:
 		parts := make([]string, v.Len())
 		for i := range parts {

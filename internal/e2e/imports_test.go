@@ -59,8 +59,9 @@ func TestImportDirection(t *testing.T) {
 // subpackages and the UI helpers listed for it:
 //   - tui: markdown (rendering) and editor (finding $EDITOR); tui/input is
 //     its own.
-//   - cli wires the command line to a front end: it runs tui, headless or acp,
-//     the scripted demo (demo builds the demo's app options), and shows or
+//   - cli wires the command line to a front end: it runs tui, headless,
+//     acp, the MCP server (mcpserver) or the scripted demo (demo builds
+//     the demo's app options), and shows or
 //     opens plans (markdown, editor). Flag checks, process set-up and the
 //     plan listing go through app, which owns the tables they use.
 //
@@ -69,7 +70,7 @@ func TestFrontEndsSeeOnlyAppAndEvent(t *testing.T) {
 	common := []string{"event", "internal/app", "internal/config"}
 	helpers := map[string][]string{
 		"internal/tui": {"internal/markdown", "internal/editor"},
-		"internal/cli": {"internal/tui", "internal/headless", "internal/acp", "internal/demo", "internal/markdown", "internal/editor"},
+		"internal/cli": {"internal/tui", "internal/headless", "internal/acp", "internal/mcpserver", "internal/demo", "internal/markdown", "internal/editor"},
 	}
 	checked := 0
 	for _, fe := range frontEnds {

@@ -91,7 +91,7 @@ func (w *writer) streamJSON(e event.Event) {
 		w.sessionID = e.SessionID
 		w.line(map[string]any{"type": "system", "subtype": "init", "session_id": e.SessionID, "model": e.Model,
 			"permission_mode": e.Mode, "cwd": e.Cwd, "tools": e.Tools, "resumed": e.Resumed, "version": event.Version,
-			"sandbox": e.Sandbox})
+			"sandbox": e.Sandbox, "mcp_servers": initMCPServers(e.MCPServers)})
 	case event.TextDelta, event.TurnFinished:
 	case event.QuestionClosed:
 		// Hosts know questions by their request_id.
@@ -143,4 +143,18 @@ func controlRequest(q event.Question) map[string]any {
 		req["agent_id"] = q.AgentID
 	}
 	return map[string]any{"type": "control_request", "request_id": q.ID, "request": req}
+}
+
+// initMCPServers is the init message's list of MCP servers: name and
+// status (and why, for one that failed), as hosts of other agents know it.
+func initMCPServers(servers []event.MCPServer) []map[string]string {
+	out := make([]map[string]string, 0, len(servers))
+	for _, s := range servers {
+		m := map[string]string{"name": s.Name, "status": s.Status}
+		if s.Error != "" {
+			m["error"] = s.Error
+		}
+		out = append(out, m)
+	}
+	return out
 }

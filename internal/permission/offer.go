@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
 
 // What the model is offered and what it may call come from one place: a
@@ -17,10 +19,27 @@ import (
 // tools its session has in the current mode that pass this test, and
 // hands the list to Decide as Context.Offered.
 func (e *Engine) Offers(c Context, tool string, kind Kind) bool {
+	return e.OffersTool(c, Access{Tool: tool, Kind: kind})
+}
+
+// OffersTool is Offers for a tool described by more than its name and
+// kind: an external tool (an MCP tool) that is not marked read-only is
+// not offered in plan mode nor to a read-only agent, where Decide would
+// refuse every call of it.
+func (e *Engine) OffersTool(c Context, a Access) bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	_, withheld := e.withheld(c, Access{Tool: tool, Kind: kind})
-	return !withheld && !(c.Subagent && kind == KindAgent)
+	_, withheld := e.withheld(c, Access{Tool: a.Tool, Kind: a.Kind})
+	if withheld || c.Subagent && a.Kind == KindAgent {
+		return false
+	}
+	return !externalLimited(c, a)
+}
+
+// externalLimited reports an external tool that is not marked read-only
+// where only reading is allowed (plan mode, a read-only agent).
+func externalLimited(c Context, a Access) bool {
+	return a.Kind == KindExternal && !a.ReadOnly && (c.Mode == ModePlan || c.ReadOnlyAgent)
 }
 
 // unusable refuses a call of a tool the caller may not use at all,
@@ -32,6 +51,12 @@ func (e *Engine) unusable(c Context, a Access) (Decision, bool) {
 	}
 	if c.Subagent && a.Kind == KindAgent {
 		return Decision{Behavior: Deny, Rule: "agent tools", Reason: "Subagents cannot launch agents of their own."}, true
+	}
+	if c.Offered != nil && !slices.Contains(c.Offered, a.Tool) && externalLimited(c, a) {
+		// Withheld for what it is: say so, as a call of it would hear.
+		if d, decided := readOnlyLimit(c, a, nil, shellclass.Result{}); decided {
+			return d, true
+		}
 	}
 	if c.Offered != nil && !slices.Contains(c.Offered, a.Tool) {
 		avail := "none"

@@ -196,7 +196,7 @@ func (it items) list(a Access) ([]string, bool) {
 
 // applies reports whether rule r is about the tool or kind of access a.
 func applies(r Rule, a Access) bool {
-	if r.Tool == a.Tool {
+	if r.Tool == a.Tool || mcpCovers(r.Tool, a.Tool) {
 		return true
 	}
 	k := r.kind()

@@ -95,6 +95,29 @@ func (s *Scope) Keep(pid int) {
 	t.mu.Unlock()
 }
 
+// Hold marks pid as started on purpose for as long as it runs, beyond
+// the scope it was started in: hunts never kill or reap it until the
+// returned release is called (after its starter has waited for it). It
+// is for long-lived processes such as servers, whose scope would
+// otherwise have to stay open, and so shield every orphan born after it
+// from the hunt, for as long as they run. Start the process within a
+// scope, Hold it, then End the scope.
+func (t *Tracker) Hold(pid int) (release func()) {
+	t.mu.Lock()
+	t.kept[pid]++
+	t.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			t.mu.Lock()
+			if t.kept[pid]--; t.kept[pid] <= 0 {
+				delete(t.kept, pid)
+			}
+			t.mu.Unlock()
+		})
+	}
+}
+
 // End closes the scope and hunts the orphans that no active scope may
 // still own. It is safe to call more than once.
 func (s *Scope) End() {

@@ -226,3 +226,37 @@ func TestShutdownIgnoresActiveScopes(t *testing.T) {
 	}
 	s.End()
 }
+
+// A server held beyond its scope survives hunts, and shields no orphan
+// born later: a command's escaped child is hunted as soon as the
+// command's scope ends, while the server runs on.
+func TestHeldProcessOutlivesItsScopeAndShieldsNothing(t *testing.T) {
+	f := newFake()
+	tr := newTracker(f)
+	start := tr.Begin()
+	f.tick(1)
+	f.spawn(950, 100, 950, 950) // the server
+	release := tr.Hold(950)
+	start.End()
+	if !f.alive(950) {
+		t.Fatal("the held server was killed when its start-up scope ended")
+	}
+	f.tick(10)
+	cmd := tr.Begin()
+	f.tick(1)
+	f.spawn(951, 100, 951, 951) // a command's double-forked leftover
+	f.tick(1)
+	cmd.End()
+	if f.alive(951) {
+		t.Fatal("a held server shielded an orphan born after it")
+	}
+	if !f.alive(950) {
+		t.Fatal("the held server was hunted with the command's orphans")
+	}
+	release()
+	release() // idempotent
+	tr.HuntOrphans(false)
+	if f.alive(950) {
+		t.Fatal("a released process left running was not hunted")
+	}
+}

@@ -1,0 +1,170 @@
+// Package mcpclient connects a session to the MCP servers its settings
+// name, over stdio or streamable HTTP, with the official Go SDK, and turns
+// their tools into ponder tools named mcp__<server>__<tool>. Servers start
+// together when the session opens, each within its start-up timeout; one
+// that fails, hangs or lists nothing usable is reported and skipped, never
+// a reason for the session not to start. Close stops them all.
+//
+// What a server says about its tools is taken as a claim: a tool counts as
+// read-only (and so may run in plan mode) only when annotated
+// readOnlyHint: true, or when the user's settings say so; the settings can
+// also mark it as a writer or keep it from the model. Tool names, schemas
+// and descriptions are checked and bounded before the model sees them.
+package mcpclient
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// The states of a server.
+const (
+	StateConnected = "connected"
+	StateFailed    = "failed"
+	StateDisabled  = "disabled"
+	// StateClosed is a server that was running and went away (it
+	// exited, or its connection broke).
+	StateClosed = "closed"
+)
+
+// DefaultTimeout is how long a server may take to start and list its
+// tools unless its settings or $PONDER_MCP_TIMEOUT say otherwise.
+const DefaultTimeout = 30 * time.Second
+
+// DefaultToolTimeout is how long one tool call may take unless the
+// server's settings or $PONDER_MCP_TOOL_TIMEOUT say otherwise.
+const DefaultToolTimeout = 10 * time.Minute
+
+// Options are what every server of a session shares.
+type Options struct {
+	// Dir is the project root, where stdio servers start unless their
+	// settings name a cwd.
+	Dir string
+	// Environ is the environment stdio servers start from (ponder's own
+	// credentials already removed); each server's env is laid over it.
+	Environ []string
+	// Getenv expands ${NAME} in server definitions.
+	Getenv func(string) string
+	// Credential reports the names ${NAME} may not expand (ponder's own
+	// model credentials).
+	Credential func(string) bool
+	// Timeout is the start-up timeout of servers whose settings give
+	// none; DefaultTimeout when zero.
+	Timeout time.Duration
+	// ToolTimeout bounds one tool call of servers whose settings give no
+	// toolTimeout; DefaultToolTimeout when zero.
+	ToolTimeout time.Duration
+	// Version is ponder's version, told to servers.
+	Version string
+}
+
+// ToolInfo describes one tool of a server as the session sees it.
+type ToolInfo struct {
+	// Name is the tool's name in ponder (mcp__server__tool); Remote its
+	// name on the server.
+	Name, Remote string
+	// ReadOnly says the tool counts as read-only; Annotated that the
+	// server annotated it so.
+	ReadOnly, Annotated bool
+	// Skipped says why the tool is not offered at all ("" when it is):
+	// denied in settings, a name or schema ponder cannot use.
+	Skipped string
+}
+
+// Status is what a session knows of one server.
+type Status struct {
+	Name string
+	// From is where the server was configured.
+	From string
+	// Transport is "stdio" or "http".
+	Transport string
+	// State is one of the State* constants; Error says why a server
+	// failed or closed.
+	State, Error string
+	Tools        []ToolInfo
+}
+
+// Manager owns a session's MCP servers.
+type Manager struct {
+	servers []*server
+	closed  sync.Once
+}
+
+// Start connects to every server in specs at once and waits until each
+// has listed its tools, failed, or run out of time. It never fails: a
+// server that cannot be used is in the returned manager with its reason.
+func Start(ctx context.Context, specs []config.MCPSource, o Options) *Manager {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.ToolTimeout <= 0 {
+		o.ToolTimeout = DefaultToolTimeout
+	}
+	m := &Manager{}
+	var wg sync.WaitGroup
+	for _, spec := range specs {
+		s := newServer(spec, o)
+		m.servers = append(m.servers, s)
+		if spec.Server.Disabled {
+			s.setState(StateDisabled, "")
+			continue
+		}
+		if err := config.CheckMCPServer(spec.Name, spec.Server); err != nil {
+			s.setState(StateFailed, err.Error())
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.start(ctx)
+		}()
+	}
+	wg.Wait()
+	return m
+}
+
+// Tools returns the tools of every connected server, in server order.
+func (m *Manager) Tools() []tool.Tool {
+	if m == nil {
+		return nil
+	}
+	var out []tool.Tool
+	for _, s := range m.servers {
+		out = append(out, s.offered()...)
+	}
+	return out
+}
+
+// Status reports every server, in the order they were configured.
+func (m *Manager) Status() []Status {
+	if m == nil {
+		return nil
+	}
+	out := make([]Status, len(m.servers))
+	for i, s := range m.servers {
+		out[i] = s.status()
+	}
+	return out
+}
+
+// Close stops every server and waits for them, in parallel.
+func (m *Manager) Close() {
+	if m == nil {
+		return
+	}
+	m.closed.Do(func() {
+		var wg sync.WaitGroup
+		for _, s := range m.servers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.close()
+			}()
+		}
+		wg.Wait()
+	})
+}
