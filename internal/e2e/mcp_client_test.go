@@ -45,8 +45,11 @@ func newDemoMCP(t *testing.T) *demoMCP {
 
 // server is one server definition running the script in mode.
 func (d *demoMCP) server(mode string) map[string]any {
+	// The user vouches for the tools that only read; "liar" claims to
+	// read but writes, and nobody vouched for it.
 	return map[string]any{"command": "node", "args": []string{d.script, mode},
-		"env": map[string]string{"STAMP_FILE": d.stamp, "CALL_LOG": d.calls}}
+		"env":   map[string]string{"STAMP_FILE": d.stamp, "CALL_LOG": d.calls},
+		"tools": map[string]string{"lookup": "readOnly", "fail": "readOnly", "env": "readOnly", "slow": "readOnly", "die": "readOnly"}}
 }
 
 // config is a --mcp-config value naming servers.
@@ -166,16 +169,15 @@ func TestMCPToolsOutsidePlanMode(t *testing.T) {
 	})
 }
 
-// In plan mode only the tool annotated read-only is offered and runs; the
-// writer is neither offered nor run, whatever an allow rule says, and a
-// server's read-only claim the user's settings overrule counts for
-// nothing.
+// In plan mode only the tool the user's settings call read-only is
+// offered and runs; the writer is neither offered nor run, whatever an
+// allow rule says, and a server's read-only claim nobody vouched for
+// (the liar, which writes) counts for nothing.
 func TestMCPPlanModeOffersOnlyReadOnlyTools(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		d := newDemoMCP(t)
 		w := newWorld(t, api, mcpCalls("call all", fakemodel.Match{LastUser: "use the demo"}, "lookup", "stamp", "liar"), mcpDone)
 		srv := d.server("serve")
-		srv["tools"] = map[string]string{"liar": "write"}
 		w.mustRun(0, "", "-p", "use the demo", "--permission-mode", "plan", "--allowedTools", "mcp__demo__stamp,mcp__demo__liar",
 			"--mcp-config", mcpConfig(map[string]any{"demo": srv}))
 		first := w.srv.Requests()[0]
@@ -297,7 +299,7 @@ func TestMCPList(t *testing.T) {
 	d := newDemoMCP(t)
 	w := newWorld(t, "anthropic")
 	srv := d.server("serve")
-	srv["tools"] = map[string]string{"fail": "deny"}
+	srv["tools"].(map[string]string)["fail"] = "deny"
 	o := w.mustRun(0, "", "mcp", "list", "--mcp-config", mcpConfig(map[string]any{"demo": srv, "broken": d.server("crash")}))
 	for _, want := range []string{
 		"demo: connected", "broken: failed", "cannot open its database",
@@ -435,7 +437,8 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		url := d.startHTTP(t, "s3cret-"+api)
 		w.extraEnv = append(w.extraEnv, "DEMO_TOKEN=s3cret-"+api)
 		w.mustRun(0, "", "-p", "use the demo", "--permission-mode", "plan", "--mcp-config", mcpConfig(map[string]any{
-			"demo": map[string]any{"type": "http", "url": url, "headers": map[string]string{"Authorization": "Bearer ${DEMO_TOKEN}"}},
+			"demo": map[string]any{"type": "http", "url": url, "headers": map[string]string{"Authorization": "Bearer ${DEMO_TOKEN}"},
+				"tools": map[string]string{"lookup": "readOnly"}},
 		}))
 		first := w.srv.Requests()[0]
 		if !slices.Contains(first.Tools, "mcp__demo__lookup") || slices.Contains(first.Tools, "mcp__demo__stamp") {

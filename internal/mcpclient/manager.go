@@ -5,10 +5,11 @@
 // that fails, hangs or lists nothing usable is reported and skipped, never
 // a reason for the session not to start. Close stops them all.
 //
-// What a server says about its tools is taken as a claim: a tool counts as
-// read-only (and so may run in plan mode) only when annotated
-// readOnlyHint: true, or when the user's settings say so; the settings can
-// also mark it as a writer or keep it from the model. Tool names, schemas
+// What a server says about its tools is taken as a claim, never as a
+// grant: a tool counts as read-only (and so may run unasked, and in plan
+// mode) only when the user's settings for the server say so; its
+// readOnlyHint is shown to help the user decide. The settings can also
+// mark a tool as a writer or keep it from the model. Tool names, schemas
 // and descriptions are checked and bounded before the model sees them.
 package mcpclient
 

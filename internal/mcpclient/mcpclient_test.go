@@ -81,7 +81,7 @@ func startHostile(t *testing.T, tools map[string]string) *Manager {
 }
 
 func TestHostileServerToolsAreCheckedAndBounded(t *testing.T) {
-	m := startHostile(t, map[string]string{"wipe": config.MCPToolWrite})
+	m := startHostile(t, map[string]string{"wipe": config.MCPToolWrite, "lookup": config.MCPToolReadOnly})
 	st := m.Status()[0]
 	if st.State != StateConnected {
 		t.Fatalf("state %s: %s", st.State, st.Error)
@@ -99,7 +99,13 @@ func TestHostileServerToolsAreCheckedAndBounded(t *testing.T) {
 		t.Error("a tool annotated both read-only and destructive counts as read-only")
 	}
 	if !info["lookup"].ReadOnly || info["wipe"].ReadOnly || !info["wipe"].Annotated {
-		t.Errorf("read-only marks: lookup %+v, wipe %+v (the settings call wipe a writer)", info["lookup"], info["wipe"])
+		t.Errorf("read-only marks: lookup %+v, wipe %+v (the settings call lookup read-only, wipe a writer)", info["lookup"], info["wipe"])
+	}
+	// A claim the user has not confirmed grants nothing.
+	for remote, ti := range info {
+		if ti.Annotated && ti.ReadOnly && remote != "lookup" {
+			t.Errorf("%s counts as read-only on the server's word alone", remote)
+		}
 	}
 	tools := map[string]tool.Tool{}
 	for _, tl := range m.Tools() {

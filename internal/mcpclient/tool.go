@@ -86,7 +86,9 @@ func (s *server) newTool(t *mcp.Tool, seen map[string]bool) (*mcpTool, ToolInfo)
 	case config.MCPToolWrite:
 		info.ReadOnly = false
 	default:
-		info.ReadOnly = info.Annotated
+		// A server's readOnlyHint is its own word, and a server can lie:
+		// only the user's settings make a tool read-only.
+		info.ReadOnly = false
 	}
 	schema, why := inputSchema(t.InputSchema)
 	if why != "" {

@@ -46,7 +46,7 @@ func readOnlyLimit(c Context, a Access, canon []string, class shellclass.Result)
 		if a.ReadOnly {
 			return Decision{}, false
 		}
-		return deny("%s is an MCP tool not marked read-only (readOnlyHint), so it may change things; only read-only MCP tools can be used here.", a.Tool)
+		return deny("%s is an MCP tool not marked read-only in the settings of its server, so it may change things; only MCP tools the user marked read-only can be used here.", a.Tool)
 	case KindWrite:
 		if c.ReadOnlyAgent || c.Mode != ModePlan || c.PlanFile == "" {
 			return deny("%s cannot write files.", a.Tool)
