@@ -57,7 +57,7 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 			case tool.StopPending:
 				stop.pending = &session.Pending{ToolUseID: uses[k].ID, CallIndex: k}
 				if p := results[k].Pending; p != nil {
-					stop.pending.Plan, stop.pending.PlanFile = p.Plan, p.PlanFile
+					stop.pending.Plan, stop.pending.PlanFile, stop.pending.Permissions = p.Plan, p.PlanFile, p.Permissions
 				}
 			case tool.StopClearContext:
 				stop.clear = true

@@ -138,11 +138,14 @@ type App struct {
 	// work is the turns and compactions in progress, for Close to stop.
 	work running
 
-	mu        sync.Mutex
-	launcher  *launcher
-	main      *agent.Agent
-	env       *tool.Env
-	pending   *session.Pending
+	mu       sync.Mutex
+	launcher *launcher
+	main     *agent.Agent
+	env      *tool.Env
+	pending  *session.Pending
+	// approved is what the last approval changed besides the mode (model,
+	// grants), for a conversation cleared to implement it.
+	approved  *planmode.Approval
 	lastState []byte
 	system    string
 	asker     permission.Asker

@@ -80,6 +80,8 @@ type Result struct {
 type PendingPlan struct {
 	Plan     string
 	PlanFile string
+	// Permissions are what the plan asks to be granted.
+	Permissions []event.PlanPermission
 }
 
 // Stop is a reason for the agent loop to end a turn early.
