@@ -186,6 +186,9 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
+		if p, ok := call.(tool.Previewer); ok {
+			q.Path, q.Diff = p.Preview()
+		}
 		ans, err := a.cfg.Ask.Ask(ctx, q)
 		switch {
 		case errors.Is(err, permission.ErrNoAnswerer):
