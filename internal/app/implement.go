@@ -127,6 +127,9 @@ func (a *App) CheckPlanAnswer(q event.Question, ans event.Answer) error {
 	if err := sessiontool.CheckGrant(q.Permissions, ans.Grant); err != nil {
 		return err
 	}
+	if len(ans.Annotations) > 0 && ans.Option != "" && ans.Option != event.OptionReject {
+		return fmt.Errorf("annotations send the plan back: answer with option %q (or no option), not %q", event.OptionReject, ans.Option)
+	}
 	plan := q.Plan
 	if ans.EditedPlan != nil {
 		plan = *ans.EditedPlan

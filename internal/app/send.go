@@ -96,10 +96,8 @@ func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, 
 	if a.plan.Mode() != permission.ModePlan {
 		return TurnResult{}, fmt.Errorf("session %s has a pending plan but is no longer in plan mode", a.id)
 	}
-	if ans.Option != "" {
-		if err := a.plan.CheckOption(ans.Option); err != nil {
-			return TurnResult{}, &UsageError{Msg: err.Error()}
-		}
+	if err := a.CheckPlanAnswer(event.Question{Kind: event.AskPlanExit, Plan: p.Plan, Permissions: p.Permissions}, ans); err != nil {
+		return TurnResult{}, &UsageError{Msg: err.Error()}
 	}
 	res := sessiontool.Answer(a.plan, implementer{a}, p.Permissions, ans)
 	if err := a.log.Append(session.Entry{Type: session.TypeResolved}); err != nil {

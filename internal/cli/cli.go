@@ -56,6 +56,7 @@ type rootOptions struct {
 	approvePlan   string
 	rejectPlan    string
 	rejectPlanSet bool
+	planFeedback  string
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -169,6 +170,7 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", app.PlanPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual, clear-context or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
+	f.StringVar(&o.planFeedback, "plan-feedback", "", `with --resume: send the pending plan back with the feedback in this file, markdown ("line 3: use a map" comments on line 3 of the plan) or JSON ({"feedback":"…","annotations":[{"line":3,"comment":"…"}]})`)
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
 	return cmd
 }
@@ -221,9 +223,8 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Stdout:       io.Out,
 		Stderr:       io.Err,
 	}
-	if o.rejectPlanSet {
-		fb := o.rejectPlan
-		hopts.RejectPlan = &fb
+	if err := o.planAnswer(&hopts); err != nil {
+		return usage(err)
 	}
 	if code := headless.Run(ctx, hopts); code != 0 {
 		return exitError{code: code}
@@ -253,6 +254,9 @@ func (o *rootOptions) validate() error {
 	}
 	if err := app.CheckPlanApproval(o.planApproval); err != nil {
 		return err
+	}
+	if o.planFeedback != "" {
+		o.rejectPlanSet = true
 	}
 	if o.approvePlan != "" || o.rejectPlanSet {
 		if o.resume == "" && !o.cont {

@@ -24,6 +24,11 @@ type Options struct {
 	// ApprovePlan and RejectPlan answer a pending approval on resume.
 	ApprovePlan string
 	RejectPlan  *string
+	// Annotations go with RejectPlan: comments on lines of the plan.
+	Annotations []event.Annotation
+	// ImplementModel goes with ApprovePlan: the model that implements
+	// the plan (--model), recorded so the session keeps it.
+	ImplementModel string
 	Stdin       io.Reader
 	Stdout      io.Writer
 	Stderr      io.Writer
@@ -74,9 +79,9 @@ func Run(ctx context.Context, o Options) int {
 
 	r := runner{a: a, w: w, o: o, start: start}
 	if o.ApprovePlan != "" || o.RejectPlan != nil {
-		ans := event.Answer{Option: o.ApprovePlan}
+		ans := event.Answer{Option: o.ApprovePlan, Model: o.ImplementModel}
 		if o.RejectPlan != nil {
-			ans = event.Answer{Option: event.OptionReject, Feedback: *o.RejectPlan}
+			ans = event.Answer{Option: event.OptionReject, Feedback: *o.RejectPlan, Annotations: o.Annotations}
 		}
 		res, err := a.AnswerPending(ctx, ans)
 		if code, done := r.report(res, err, o.Prompt == "" && !streaming); done {

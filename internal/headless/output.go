@@ -138,6 +138,7 @@ func controlRequest(q event.Question) map[string]any {
 	case event.AskUser:
 		req["questions"] = q.Questions
 	}
+	addApprovalContent(req, q)
 	if q.AgentID != "" {
 		req["agent_id"] = q.AgentID
 	}
