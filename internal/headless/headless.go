@@ -29,9 +29,9 @@ type Options struct {
 	// ImplementModel goes with ApprovePlan: the model that implements
 	// the plan (--model), recorded so the session keeps it.
 	ImplementModel string
-	Stdin       io.Reader
-	Stdout      io.Writer
-	Stderr      io.Writer
+	Stdin          io.Reader
+	Stdout         io.Writer
+	Stderr         io.Writer
 }
 
 // Run performs the run and returns the exit code.
