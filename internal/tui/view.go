@@ -58,7 +58,7 @@ func (m *Model) bottom(w int) []string {
 	if m.hint != "" {
 		out = append(out, m.th.warn.Render(ansi.Truncate(m.hint, w, "…")))
 	}
-	if hint := m.planHint(w); hint != "" {
+	if hint := m.planHint(w); hint != "" && m.activeDialog() == nil {
 		out = append(out, hint)
 	}
 	if d := m.activeDialog(); d != nil {
