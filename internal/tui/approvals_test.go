@@ -161,7 +161,7 @@ func TestDismissedApprovalSaysSo(t *testing.T) {
 	if r := <-res; r.err == nil {
 		t.Fatalf("dismissed but answered: %+v", r.ans)
 	}
-	if s := f.screen(); !strings.Contains(s, "Approval dismissed") || !strings.Contains(s, "/plan shows the plan") {
+	if s := f.screen(); !strings.Contains(s, "Approval dismissed") || !strings.Contains(s, "/plan shows") {
 		t.Fatalf("screen:\n%s", s)
 	}
 }

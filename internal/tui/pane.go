@@ -62,7 +62,7 @@ func (p *pane) view(th theme, title string, width, height int) string {
 	if len(shown) > 0 {
 		b.WriteString(strings.Join(shown, "\n") + "\n")
 	}
-	b.WriteString(th.faint.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(more)))+more))
+	b.WriteString(th.faint.Render(strings.Repeat("─", max(0, width-ansi.StringWidth(more))) + more))
 	return b.String()
 }
 
