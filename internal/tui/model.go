@@ -62,6 +62,11 @@ type Model struct {
 	running   bool
 	cancel    context.CancelFunc
 	turnStart time.Time
+	// waited is the time the running turn spent waiting for the user's
+	// answers; waitSince is when the dialog now open appeared (zero when
+	// none is). The spinner counts neither as working.
+	waited    time.Duration
+	waitSince time.Time
 	tokens    int
 	frame     int
 	queued    []string
@@ -123,6 +128,7 @@ func (m *Model) waitEvent() tea.Cmd {
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer m.noteWaiting()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -216,7 +222,7 @@ func (m *Model) sendTurn(text string) tea.Cmd {
 // startTurn runs work as the current turn, interruptible with Esc.
 func (m *Model) startTurn(work func(context.Context) (app.TurnResult, error)) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
-	m.running, m.cancel, m.turnStart, m.frame = true, cancel, m.now(), 0
+	m.running, m.cancel, m.turnStart, m.frame, m.waited, m.waitSince = true, cancel, m.now(), 0, 0, time.Time{}
 	return tea.Batch(tick(), func() tea.Msg {
 		res, err := work(ctx)
 		return turnDone{res: res, err: err}
@@ -258,4 +264,16 @@ func (m *Model) interrupt() {
 func (m *Model) Close() {
 	m.interrupt()
 	m.stopEvents()
+}
+
+// noteWaiting keeps count of the time dialogs wait for the user.
+func (m *Model) noteWaiting() {
+	open := m.activeDialog() != nil
+	switch {
+	case open && m.waitSince.IsZero():
+		m.waitSince = m.now()
+	case !open && !m.waitSince.IsZero():
+		m.waited += m.now().Sub(m.waitSince)
+		m.waitSince = time.Time{}
+	}
 }
