@@ -174,6 +174,9 @@ func New(opts Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{opts: opts, cfg: cfg, dir: dir, root: cfg.ProjectDir, bus: event.NewBus(), store: session.NewStore(cfg.ConfigDir, dir)}
+	if err := ensureConfigDir(cfg.ConfigDir, a.store.Dir); err != nil {
+		return nil, err
+	}
 	for _, w := range cfg.Warnings {
 		a.warnings = append(a.warnings, "settings: "+w.String())
 	}

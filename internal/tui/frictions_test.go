@@ -82,3 +82,29 @@ func TestSpinnerDoesNotCountDialogTime(t *testing.T) {
 	}
 	_ = tea.KeyPressMsg{}
 }
+
+// A request typed in for the user says how to send it.
+func TestPrefilledRequestSaysPressEnter(t *testing.T) {
+	f := newFixture(t, false)
+	f.m.prefill("Add a --shout flag")
+	if s := f.screen(); !strings.Contains(s, "Press Enter to send") || !strings.Contains(s, "Add a --shout flag") {
+		t.Fatalf("screen:\n%s", s)
+	}
+}
+
+// Submitting a prompt brings a scrolled-up view back to the end.
+func TestSubmittingScrollsToTheEnd(t *testing.T) {
+	f := newFixture(t, false)
+	for i := range 60 {
+		f.feed(event.Notice{Level: "info", Text: "line " + strings.Repeat("x", i%3)})
+	}
+	f.keys("pgup", "pgup")
+	if f.m.scroll == 0 {
+		t.Fatal("pgup did not scroll")
+	}
+	f.typeText("hello")
+	f.keys("enter")
+	if f.m.scroll != 0 {
+		t.Fatalf("still scrolled up by %d after submitting", f.m.scroll)
+	}
+}

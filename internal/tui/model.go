@@ -67,9 +67,11 @@ type Model struct {
 	// none is). The spinner counts neither as working.
 	waited    time.Duration
 	waitSince time.Time
-	tokens    int
-	frame     int
-	queued    []string
+	// pickAtStart opens the session picker when the interface starts.
+	pickAtStart bool
+	tokens      int
+	frame       int
+	queued      []string
 
 	dialogs []dialog
 	menu    menu
@@ -103,6 +105,10 @@ func newModel(a *app.App, th theme) *Model {
 // Init starts listening to the session.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.waitEvent()}
+	if m.pickAtStart {
+		m.pickAtStart = false
+		cmds = append(cmds, m.listSessions())
+	}
 	if m.askPending {
 		m.askPending = false
 		cmds = append(cmds, m.startTurn(func(ctx context.Context) (app.TurnResult, error) { return m.app.AskPending(ctx) }))
