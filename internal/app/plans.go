@@ -64,4 +64,3 @@ func FindPlan(slug string) (PlanInfo, error) {
 	}
 	return p, nil
 }
-

@@ -23,8 +23,8 @@ type Options struct {
 	// PickSession opens the list of this project's sessions at start, as
 	// /resume does (ponder -r without an id).
 	PickSession bool
-	In      io.Reader
-	Out     io.Writer
+	In          io.Reader
+	Out         io.Writer
 }
 
 // Run shows the interface until the user quits.
