@@ -41,8 +41,13 @@ func setFriendly(cmd *cobra.Command) {
 	cmd.SuggestionsMinimumDistance = 2
 	check := cmd.Args
 	cmd.Args = func(c *cobra.Command, args []string) error {
-		if len(args) > 0 && !strings.ContainsAny(args[0], " \t\n") {
-			if s := c.SuggestionsFor(args[0]); len(s) > 0 && !isCommand(c, args[0]) && (len(args) > 1 || len(args[0]) >= 4) {
+		// Several words where one is allowed, the first of them close to
+		// a command's name, are a mistyped command; so is one such word
+		// for the interface. A one-word prompt of a headless run is a
+		// prompt.
+		headless, _ := c.Flags().GetBool("print")
+		if len(args) > 0 && !strings.ContainsAny(args[0], " \t\n") && (len(args) > 1 || !headless && len(args[0]) >= 4) {
+			if s := c.SuggestionsFor(args[0]); len(s) > 0 && !isCommand(c, args[0]) {
 				return usage(fmt.Errorf("unknown command %q; did you mean %q? (to send it as a prompt, add a word: ponder \"%s please\")", args[0], s[0], args[0]))
 			}
 		}

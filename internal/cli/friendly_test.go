@@ -41,6 +41,7 @@ func TestResumeMistakesAreExplained(t *testing.T) {
 		{[]string{"-r", "-p", "x"}, "picks a session from a list in the interface"},
 		{[]string{"plnas", "list"}, `did you mean "plans"`},
 		{[]string{"doctr"}, `did you mean "doctor"`},
+		{[]string{"-p", "doctr", "extra"}, `did you mean "doctor"`},
 		{[]string{"fix", "the", "bug"}, `put the prompt in quotes, ponder "fix the bug"`},
 	} {
 		code, _, errOut := run(tc.args...)
@@ -75,5 +76,13 @@ func TestPipedInputFollowsThePrompt(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%q + %q = %q, %v", tc.prompt, tc.in, got, err)
 		}
+	}
+}
+
+// A one-word prompt of a headless run is a prompt, whatever it resembles.
+func TestOneWordHeadlessPromptIsNotACommand(t *testing.T) {
+	_, _, errOut := run("-p", "plant", "--permission-mode", "nonsense")
+	if strings.Contains(errOut, "did you mean") || !strings.Contains(errOut, "permission mode") {
+		t.Fatalf("stderr %q", errOut)
 	}
 }

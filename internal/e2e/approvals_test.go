@@ -224,3 +224,25 @@ func transcriptDir(t *testing.T, w *world) string {
 	}
 	return matches[0]
 }
+
+// A plan left pending says what approving it would grant: in the json
+// result, and in words on standard error.
+func TestPendingPlanListsItsPermissions(t *testing.T) {
+	w := newWorld(t, "openai",
+		writePlanText("plan", planV1, fakemodel.Match{LastUser: "add a greeting"}),
+		exitWithPerms("exit", fakemodel.Match{ToolResult: "Created"}),
+	)
+	o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--output-format", "json")
+	res := lastResult(t, o.stdout)
+	if res["subtype"] != "plan_pending" || !strings.Contains(fmt.Sprint(res["permissions"]), "Bash(touch built.txt)") {
+		t.Fatalf("result %v", res)
+	}
+	w2 := newWorld(t, "anthropic",
+		writePlanText("plan", planV1, fakemodel.Match{LastUser: "add a greeting"}),
+		exitWithPerms("exit", fakemodel.Match{ToolResult: "Created"}),
+	)
+	o = w2.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan")
+	if !strings.Contains(o.stderr, "Bash(touch built.txt) (the build step)") || !strings.Contains(o.stderr, "Bash(rm:*) (clean up) — reaches outside the project") {
+		t.Fatalf("stderr %q", o.stderr)
+	}
+}

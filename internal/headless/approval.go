@@ -2,6 +2,9 @@ package headless
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
 
 	"github.com/ponder-agent/ponder/event"
 )
@@ -60,4 +63,22 @@ func (c *control) planExitAnswer(q event.Question, raw json.RawMessage, ans even
 		ans.Option = event.OptionReject
 	}
 	return ans, c.app.CheckPlanAnswer(q, ans)
+}
+
+// printPermissions tells a person what approving a pending plan grants.
+func printPermissions(w io.Writer, perms []event.PlanPermission) {
+	if len(perms) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "The plan asks for these permissions; approving grants those inside the project for this session:")
+	for _, p := range perms {
+		line := "  " + p.Rule
+		if p.Reason != "" {
+			line += " (" + p.Reason + ")"
+		}
+		if p.Outside {
+			line += " — reaches outside the project (" + p.Why + "), not granted"
+		}
+		fmt.Fprintln(w, strings.ReplaceAll(line, "\n", " "))
+	}
 }

@@ -180,7 +180,7 @@ func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 		}
 	case res.StopReason == app.StopPlanPending:
 		out.Subtype = "plan_pending"
-		out.Plan, out.PlanFile = res.Plan, res.PlanFile
+		out.Plan, out.PlanFile, out.Permissions = res.Plan, res.PlanFile, res.Permissions
 	case res.StopReason == app.StopMaxTurns:
 		out.Subtype, out.IsError, code = "error_max_turns", true, app.ExitFailure
 		out.Error = fmt.Sprintf("stopped after %d model requests (--max-turns)", res.Requests)
@@ -211,6 +211,7 @@ func (r *runner) text(out Result) {
 	case out.Subtype == "plan_pending":
 		fmt.Fprintln(r.o.Stdout, strings.TrimRight(out.Plan, "\n"))
 		fmt.Fprintf(r.o.Stderr, "ponder: the plan (%s) is waiting for approval. Answer with:\n  ponder -p --resume %s --approve-plan accept-edits\n  ponder -p --resume %s --reject-plan \"what to change\"\n", out.PlanFile, out.SessionID, out.SessionID)
+		printPermissions(r.o.Stderr, out.Permissions)
 	case out.IsError:
 		if out.Result != "" && out.Result != out.Error {
 			fmt.Fprintln(r.o.Stdout, out.Result)
