@@ -82,3 +82,14 @@ func TestInterfaceAnnotateReviseApproveWithModelAndGrant(t *testing.T) {
 	}
 	w.allUsed()
 }
+
+// -r without an id opens the list of the project's sessions.
+func TestInterfaceResumeWithoutAnIDOpensThePicker(t *testing.T) {
+	w := newWorld(t, "anthropic", fakemodel.Reply{Times: -1, Text: "ok"})
+	w.mustRun(0, "", "-p", "remember the blue door")
+	term := w.terminal("-r")
+	s := term.waitText("Resume a session")
+	if !strings.Contains(s, "remember the blue door") {
+		t.Fatalf("the picker does not list the earlier session:\n%s", s)
+	}
+}

@@ -129,6 +129,10 @@ func TestExitPlanModeOutcomes(t *testing.T) {
 			if plan.Mode() != tc.mode || res.IsError != tc.isErr || res.Stop != tc.stop || !strings.Contains(res.Content, tc.contains) {
 				t.Fatalf("mode %s result %+v", plan.Mode(), res)
 			}
+			// The summary a user sees says what happened in words.
+			if want := map[string]string{"manual": "approved: each edit asks", "accept edits": "approved: edits accepted", "reject": "sent back"}[tc.name]; want != "" && res.Summary != want {
+				t.Fatalf("summary %q, want %q", res.Summary, want)
+			}
 			q := ask.asked[0]
 			if q.Kind != permission.AskPlanExit || q.Plan != "# Plan\n1. step" || q.PlanFile != plan.PlanFile("") || len(q.Options) < 4 {
 				t.Fatalf("question %+v", q)
