@@ -122,6 +122,14 @@ func commandReach(r Rule, root string) Reach {
 	if res.Opaque != "" {
 		return Reach{true, "runs commands ponder cannot see: " + res.Opaque}
 	}
+	if len(res.Fetches) > 0 {
+		return Reach{true, prog + " talks to the network (it may change things elsewhere)"}
+	}
+	for _, c := range res.Commands {
+		if len(c.Words) > 0 && daemonClients[shellclass.BaseName(shellclass.Program(c.Words[0].Text))] {
+			return Reach{true, prog + " drives a service outside the project"}
+		}
+	}
 	written := append([]string(nil), res.Writes...)
 	for _, f := range res.Files {
 		if f.Write {

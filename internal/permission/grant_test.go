@@ -67,6 +67,13 @@ func TestJudgeGrantFlagsRulesThatReachOutsideTheProject(t *testing.T) {
 		{"Edit(.ponder/**)", true},
 		{"Edit(.mcp.json)", true},
 		{"Edit(*.json)", true},
+		// The network and services: changes made elsewhere.
+		{"Bash(git push)", true},
+		{"Bash(git push:*)", true},
+		{"Bash(curl -X POST https://example.com)", true},
+		{"Bash(docker run:*)", true},
+		{"Bash(kubectl apply:*)", true},
+		{"Bash(systemctl restart nginx)", true},
 		// Tools ponder cannot see into.
 		{"mcp__server__tool", true},
 	}
