@@ -81,9 +81,12 @@ func (a *App) ModelChoices() []string {
 	m := a.models
 	a.mu.Unlock()
 	list := []string{m.Main, m.Plan, m.Explore, config.Str(a.cfg.Settings.Model, "")}
-	if a.provider != nil && a.provider.Name() == "openai" {
+	switch {
+	case a.opts.LLM != nil:
+		// A stand-in model (the demo, a benchmark) knows no others.
+	case a.provider != nil && a.provider.Name() == "openai":
 		list = append(list, openai.DefaultModel)
-	} else {
+	default:
 		list = append(list, anthropic.DefaultModel, anthropic.DefaultFastModel)
 	}
 	var out []string
