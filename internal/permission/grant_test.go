@@ -94,3 +94,23 @@ func TestJudgeGrantFlagsRulesThatReachOutsideTheProject(t *testing.T) {
 		t.Error("a broken rule was accepted")
 	}
 }
+
+// A rule a plan was granted lets its command run after the approval, and
+// never in plan mode again: plan mode's limits come before allow rules.
+func TestGrantedRuleDoesNotLiftPlanMode(t *testing.T) {
+	root := t.TempDir()
+	e, err := NewEngine(Rules{}, root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.AddAllow("Bash(touch built.txt)"); err != nil {
+		t.Fatal(err)
+	}
+	call := Access{Tool: "Bash", Kind: KindExec, Command: "touch built.txt"}
+	if d := e.Decide(Context{Mode: ModeDefault}, call); d.Behavior != Allow {
+		t.Fatalf("default mode: %+v", d)
+	}
+	if d := e.Decide(Context{Mode: ModePlan, PlanFile: root + "/plan.md"}, call); d.Behavior == Allow {
+		t.Fatalf("a granted rule ran in plan mode: %+v", d)
+	}
+}

@@ -96,6 +96,8 @@ func TestExitPlanModeRejectsBadPermissionInput(t *testing.T) {
 		`{"permissions":[{"rule":"Bash(ls)","reason":"ok\u001b[2J"}]}`,
 		`{"permissions":"Bash"}`,
 		`{"plan":"x"}`,
+		`{"permissions":[` + strings.Repeat(`{"rule":"Bash(ls)"},`, 20) + `{"rule":"Bash(ls)"}]}`,
+		`{"permissions":[{"rule":"Bash(ls)","reason":"` + strings.Repeat("x", 301) + `"}]}`,
 	} {
 		plan := planned(t)
 		ask := &scripted{ans: permission.Answer{Option: planmode.OptionAcceptEdits}}
