@@ -105,9 +105,7 @@ func wrapPlain(s string, width int, cont string) []string {
 	var out []string
 	width = max(8, width-ansi.StringWidth(cont))
 	for _, l := range strings.Split(s, "\n") {
-		l = markdown.PlainLine(l)
-		w := ansi.Hardwrap(ansi.Wordwrap(l, width, ""), width, true)
-		for i, part := range strings.Split(w, "\n") {
+		for i, part := range wrapAtSpaces(markdown.PlainLine(l), width) {
 			if i > 0 {
 				part = cont + part
 			}
@@ -115,4 +113,27 @@ func wrapPlain(s string, width int, cont string) []string {
 		}
 	}
 	return out
+}
+
+// wrapAtSpaces breaks a line at spaces only (a command's "--option" stays
+// whole), cutting a word longer than width where it must.
+func wrapAtSpaces(l string, width int) []string {
+	var out []string
+	cur := ""
+	for _, word := range strings.Split(l, " ") {
+		switch {
+		case cur == "":
+			cur = word
+		case ansi.StringWidth(cur)+1+ansi.StringWidth(word) <= width:
+			cur += " " + word
+		default:
+			out = append(out, cur)
+			cur = word
+		}
+		for ansi.StringWidth(cur) > width {
+			out = append(out, ansi.Truncate(cur, width, ""))
+			cur = ansi.TruncateLeft(cur, width, "")
+		}
+	}
+	return append(out, cur)
 }
