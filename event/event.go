@@ -14,7 +14,7 @@ import (
 
 // Version is the version of this vocabulary. It grows when events gain
 // fields and changes incompatibly never within one major version.
-const Version = 1
+const Version = 2
 
 // Event is anything a session reports.
 type Event interface {

@@ -21,6 +21,8 @@ type PlanExitRequested struct {
 	Plan     string   `json:"plan"`
 	PlanFile string   `json:"plan_file"`
 	Options  []Option `json:"options"`
+	// Permissions are what the plan asks to be granted.
+	Permissions []PlanPermission `json:"permissions,omitempty"`
 }
 
 // PlanApproved says the plan was approved; Mode is the mode now in force.
@@ -29,6 +31,10 @@ type PlanApproved struct {
 	Mode     string `json:"permission_mode"`
 	PlanFile string `json:"plan_file"`
 	Edited   bool   `json:"edited,omitempty"`
+	// Model is the model the implementation was given, when the
+	// approval chose one; Granted are the rules it granted.
+	Model   string   `json:"model,omitempty"`
+	Granted []string `json:"granted,omitempty"`
 }
 
 // PlanRejected says the plan was sent back; plan mode goes on.
@@ -37,6 +43,8 @@ type PlanRejected struct {
 	PlanFile string `json:"plan_file"`
 	// Interrupted marks a request nobody answered.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Annotations are the comments the user left on lines of the plan.
+	Annotations []Annotation `json:"annotations,omitempty"`
 }
 
 // PlanImplement says the conversation was cleared and implementation of

@@ -55,11 +55,26 @@ type Question struct {
 	// Suggest is a rule that would allow calls of this kind from now on
 	// ("yes, and don't ask again").
 	Suggest string `json:"suggest,omitempty"`
+	// Path is the file a Write or Edit changes, relative to the project
+	// when it is inside it; Diff is the change as a unified diff of the
+	// file's lines (empty when it cannot be known before the call runs).
+	Path string `json:"path,omitempty"`
+	Diff string `json:"diff,omitempty"`
 
 	// For AskPlanExit: the plan and the options to pick from.
 	Plan     string   `json:"plan,omitempty"`
 	PlanFile string   `json:"plan_file,omitempty"`
 	Options  []Option `json:"options,omitempty"`
+	// Permissions are what the plan says its implementation will need;
+	// approving grants them for the session (see Answer.Grant).
+	Permissions []PlanPermission `json:"permissions,omitempty"`
+	// PreviousPlan is the plan as it was last sent back, when it was;
+	// ChangedLines are the 1-based lines of Plan that are new since.
+	PreviousPlan string `json:"previous_plan,omitempty"`
+	ChangedLines []int  `json:"changed_lines,omitempty"`
+	// Models are the models the implementation may be given (the first
+	// is the one in use).
+	Models []string `json:"models,omitempty"`
 
 	// For AskUser: the model's questions.
 	Questions []UserQuestion `json:"questions,omitempty"`
@@ -79,9 +94,36 @@ type Answer struct {
 	Option     string  `json:"option,omitempty"`
 	Feedback   string  `json:"feedback,omitempty"`
 	EditedPlan *string `json:"edited_plan,omitempty"`
+	// Annotations are the user's comments on lines of the plan; they go
+	// with a rejection, which they imply when Option is empty.
+	Annotations []Annotation `json:"annotations,omitempty"`
+	// Model, with an approval, is the model that implements the plan.
+	Model string `json:"model,omitempty"`
+	// Grant, with an approval, lists the rules of the question's
+	// Permissions to grant; nil grants those that stay inside the
+	// project, an empty list none.
+	Grant []string `json:"grant,omitempty"`
 
 	// Answers maps each AskUser question to the chosen label(s) or text.
 	Answers map[string]string `json:"answers,omitempty"`
+}
+
+// PlanPermission is a permission a plan asks for: a rule as settings
+// write it ("Bash(go test:*)", "Edit(src/**)") and why the plan needs it.
+type PlanPermission struct {
+	Rule   string `json:"rule"`
+	Reason string `json:"reason,omitempty"`
+	// Outside says the rule would let something reach outside the
+	// project (write or read files there, run any program); Why says
+	// how. Such rules are granted only when named.
+	Outside bool   `json:"outside,omitempty"`
+	Why     string `json:"why,omitempty"`
+}
+
+// Annotation is a comment on one line of a plan (1-based).
+type Annotation struct {
+	Line    int    `json:"line"`
+	Comment string `json:"comment"`
 }
 
 // QuestionAsked carries a question that waits for an answer.

@@ -57,7 +57,7 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 			case tool.StopPending:
 				stop.pending = &session.Pending{ToolUseID: uses[k].ID, CallIndex: k}
 				if p := results[k].Pending; p != nil {
-					stop.pending.Plan, stop.pending.PlanFile = p.Plan, p.PlanFile
+					stop.pending.Plan, stop.pending.PlanFile, stop.pending.Permissions = p.Plan, p.PlanFile, p.Permissions
 				}
 			case tool.StopClearContext:
 				stop.clear = true
@@ -186,6 +186,14 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, ToolUseID: use.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
+		if p, ok := call.(tool.Previewer); ok {
+			q.Path, q.Diff = p.Preview()
+			if !a.mayShow(pc, access) {
+				// The diff would show what the file holds now: only
+				// what the rules let this agent read is shown.
+				q.Diff = ""
+			}
+		}
 		ans, err := a.cfg.Ask.Ask(ctx, q)
 		switch {
 		case errors.Is(err, permission.ErrNoAnswerer):
@@ -209,6 +217,14 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
 	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, tool.Confinement{}, true
+}
+
+// mayShow says the rules let the agent read the files a call touches, so
+// that showing their content (an edit's diff) reveals nothing a Read
+// could not.
+func (a *Agent) mayShow(pc permission.Context, access permission.Access) bool {
+	read := permission.Access{Tool: "Read", Kind: permission.KindRead, Paths: access.Paths}
+	return a.cfg.Perm.Decide(pc, read).Behavior == permission.Allow
 }
 
 // permContext is what the permission engine needs to know about this

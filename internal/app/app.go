@@ -169,11 +169,14 @@ type App struct {
 	// work is the turns and compactions in progress, for Close to stop.
 	work running
 
-	mu        sync.Mutex
-	launcher  *launcher
-	main      *agent.Agent
-	env       *tool.Env
-	pending   *session.Pending
+	mu       sync.Mutex
+	launcher *launcher
+	main     *agent.Agent
+	env      *tool.Env
+	pending  *session.Pending
+	// approved is what the last approval changed besides the mode (model,
+	// grants), for a conversation cleared to implement it.
+	approved  *planmode.Approval
 	lastState []byte
 	system    string
 	asker     permission.Asker
@@ -210,6 +213,9 @@ func New(opts Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{opts: opts, cfg: cfg, dir: dir, root: cfg.ProjectDir, bus: event.NewBus(), store: session.NewStore(cfg.ConfigDir, dir)}
+	if err := ensureConfigDir(cfg.ConfigDir, a.store.Dir); err != nil {
+		return nil, err
+	}
 	for _, w := range cfg.Warnings {
 		a.warnings = append(a.warnings, "settings: "+w.String())
 	}

@@ -102,3 +102,18 @@ func planFileFromRequest(r *fakemodel.Request) string {
 	}
 	return "missing"
 }
+
+// A config directory ponder cannot write is reported once, plainly, with
+// what to do about it.
+func TestUnwritableConfigDirIsExplained(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o644)
+	proj := filepath.Join(base, "project")
+	os.MkdirAll(proj, 0o755)
+	_, err := New(Options{Dir: proj, ConfigDir: filepath.Join(file, "cfg"), Getenv: func(string) string { return "" },
+		LLM: fakemodel.NewProvider(fakemodel.Script{})})
+	if err == nil || !strings.Contains(err.Error(), "cannot write there") || !strings.Contains(err.Error(), "PONDER_CONFIG_DIR") {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -37,11 +37,12 @@ type TurnResult struct {
 	Requests int
 	Usage    event.Usage
 	// Plan and PlanFile are, with StopPlanPending, the plan that waits
-	// for approval.
+	// for approval, and Permissions what it asks to be granted.
 	Plan, PlanFile string
 	// Turn numbers the user turn Send began, for a later rewind to
 	// before it (0 when the turn continued an earlier one).
-	Turn int
+	Turn        int
+	Permissions []event.PlanPermission
 }
 
 // turnResult is how front ends see an agent's result; token counts are
@@ -49,7 +50,7 @@ type TurnResult struct {
 func turnResult(res agent.Result) TurnResult {
 	out := TurnResult{StopReason: res.StopReason, Text: res.Text, Requests: res.Requests, Usage: agent.EventUsage(res.Usage)}
 	if p := res.Pending; p != nil {
-		out.Plan, out.PlanFile = p.Plan, p.PlanFile
+		out.Plan, out.PlanFile, out.Permissions = p.Plan, p.PlanFile, p.Permissions
 	}
 	return out
 }

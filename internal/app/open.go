@@ -144,6 +144,7 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 	}
 	a.recoverPlan(tr)
 	a.recoverTodos(tr)
+	a.restoreImplementation(tr)
 	if a.opts.Fork {
 		a.forkPlan(tr.Header.SessionID)
 		a.forkTodos(tr.Header.SessionID)

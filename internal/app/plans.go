@@ -15,22 +15,39 @@ type PlanInfo = plans.Info
 // Plans lists the plans of the project in the working directory, newest
 // first, from the plans directory its settings name.
 func Plans() ([]PlanInfo, error) {
-	dir, err := os.Getwd()
+	plansDir, _, cfgDir, err := plansLocation()
 	if err != nil {
 		return nil, err
 	}
-	cfgDir, err := config.DefaultDir(os.Getenv)
+	return plans.List(plansDir, cfgDir)
+}
+
+// PlansDirectory is where this project's plans are, and whether that is
+// the directory every project shares (no plansDirectory setting).
+func PlansDirectory() (dir string, shared bool, err error) {
+	dir, shared, _, err = plansLocation()
+	return dir, shared, err
+}
+
+func plansLocation() (plansDir string, shared bool, cfgDir string, err error) {
+	dir, err := os.Getwd()
 	if err != nil {
-		return nil, &UsageError{Msg: "settings: " + err.Error()}
+		return "", false, "", err
+	}
+	cfgDir, err = config.DefaultDir(os.Getenv)
+	if err != nil {
+		return "", false, "", &UsageError{Msg: "settings: " + err.Error()}
 	}
 	home, _ := os.UserHomeDir()
 	root := config.FindRoot(dir, cfgDir, home)
 	cfg, err := config.Load(config.Options{ConfigDir: cfgDir, ProjectDir: root})
 	if err != nil {
-		return nil, &UsageError{Msg: "settings: " + err.Error()}
+		return "", false, "", &UsageError{Msg: "settings: " + err.Error()}
 	}
-	plansDir := planmode.PlansDir(planmode.Config{ConfigDir: cfg.ConfigDir, ProjectDir: root, PlansDirectory: config.Str(cfg.Settings.PlansDirectory, "")})
-	return plans.List(plansDir, cfg.ConfigDir)
+	setting := config.Str(cfg.Settings.PlansDirectory, "")
+	plansDir = planmode.PlansDir(planmode.Config{ConfigDir: cfg.ConfigDir, ProjectDir: root, PlansDirectory: setting})
+	shared = plansDir == planmode.PlansDir(planmode.Config{ConfigDir: cfg.ConfigDir, ProjectDir: root})
+	return plansDir, shared, cfg.ConfigDir, nil
 }
 
 // FindPlan picks one of this project's plans by its name or the start of

@@ -117,12 +117,10 @@ func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, 
 	if a.plan.Mode() != permission.ModePlan {
 		return TurnResult{}, fmt.Errorf("session %s has a pending plan but is no longer in plan mode", a.id)
 	}
-	if ans.Option != "" {
-		if err := a.plan.CheckOption(ans.Option); err != nil {
-			return TurnResult{}, &UsageError{Msg: err.Error()}
-		}
+	if err := a.CheckPlanAnswer(event.Question{Kind: event.AskPlanExit, Plan: p.Plan, Permissions: p.Permissions}, ans); err != nil {
+		return TurnResult{}, &UsageError{Msg: err.Error()}
 	}
-	res := sessiontool.Answer(a.plan, ans)
+	res := sessiontool.Answer(a.plan, implementer{a}, p.Permissions, ans)
 	if err := a.log.Append(session.Entry{Type: session.TypeResolved}); err != nil {
 		return TurnResult{}, err
 	}
@@ -151,6 +149,11 @@ func (a *App) finish(ctx context.Context, res agent.Result, err error) (TurnResu
 	for err == nil && res.StopReason == agent.StopClearContext {
 		plan, _ := a.plan.ReadPlan("")
 		approval := planmode.Approval{Plan: plan, PlanFile: a.plan.PlanFile("")}
+		a.mu.Lock()
+		if a.approved != nil {
+			approval.Model, approval.Granted = a.approved.Model, a.approved.Granted
+		}
+		a.mu.Unlock()
 		main := a.clearConversation()
 		var next agent.Result
 		next, err = main.Run(ctx, planmode.Implementation(approval))
@@ -223,8 +226,8 @@ func (a *App) AskPending(ctx context.Context) (TurnResult, error) {
 	if p == nil {
 		return TurnResult{}, nil
 	}
-	a.plan.RequestExit("", p.Plan)
-	ans, err := a.asker.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, Plan: p.Plan, PlanFile: p.PlanFile, Options: a.plan.Options()})
+	a.plan.RequestExit("", p.Plan, p.Permissions)
+	ans, err := a.asker.Ask(ctx, sessiontool.Question(a.plan, implementer{a}, p.Plan, p.Permissions))
 	if err != nil {
 		return turnResult(agent.Result{StopReason: agent.StopPlanPending, Pending: p}), nil
 	}

@@ -35,7 +35,7 @@ func (a *App) buildTools() *tool.Registry {
 		sessiontool.NewTodoWrite(a.todoPath, a.todosSaved),
 		sessiontool.NewAskUserQuestion(a.asker),
 		sessiontool.NewEnterPlanMode(a.plan, a.asker),
-		sessiontool.NewExitPlanMode(a.plan, a.asker),
+		sessiontool.NewExitPlanMode(a.plan, a.asker, implementer{a}),
 		sessiontool.NewTask(a.launcher),
 		teamtool.NewSpawnTeammate(teamTools{a}),
 		teamtool.NewSendMessage(teamTools{a}),

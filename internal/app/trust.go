@@ -21,6 +21,9 @@ func loadConfig(opts Options, dir string) (*config.Config, error) {
 			return nil, &UsageError{Msg: "settings: " + err.Error()}
 		}
 	}
+	if err := ensureConfigDir(cfgDir, cfgDir); err != nil {
+		return nil, err
+	}
 	home, _ := os.UserHomeDir()
 	cfg, err := config.Load(config.Options{
 		ConfigDir:  cfgDir,

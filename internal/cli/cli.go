@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -60,6 +59,7 @@ type rootOptions struct {
 	rewindTo      string
 	rewind        string
 	mcp           mcpFlags
+	planFeedback  string
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -119,7 +119,7 @@ func Main() int {
 // Run executes the command line args.
 func Run(ctx context.Context, args []string, io IO) int {
 	cmd := newRootCmd(io)
-	cmd.SetArgs(args)
+	cmd.SetArgs(expandResume(args))
 	cmd.SetIn(io.In)
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.Err)
@@ -146,6 +146,9 @@ headless run whose result goes to standard output.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.rejectPlanSet = cmd.Flags().Changed("reject-plan")
+			if err := checkResume(o.resume, cmd.Flags().Changed("resume")); err != nil {
+				return usage(err)
+			}
 			return runRoot(cmd.Context(), o, args, io)
 		},
 	}
@@ -177,7 +180,9 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.rewindTo, "rewind-to", "", "with --resume: put files and conversation back to before turn N (list: show the turns), then go on with the prompt if one is given")
 	f.StringVar(&o.rewind, "rewind", "both", "with --rewind-to: what to put back: both, files or conversation")
 	o.mcp.add(f)
+	f.StringVar(&o.planFeedback, "plan-feedback", "", `with --resume: send the pending plan back with the feedback in this file, markdown ("line 3: use a map" comments on line 3 of the plan) or JSON ({"feedback":"…","annotations":[{"line":3,"comment":"…"}]})`)
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io))
+	setFriendly(cmd)
 	return cmd
 }
 
@@ -208,18 +213,26 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Team:          leadOptions(o.team),
 	}
 	o.mcp.apply(&appOpts)
+	pick := o.resume == pickSession
+	if pick {
+		appOpts.Resume = ""
+	}
 	if !o.print {
 		if !io.InIsTerminal {
 			return usage(errors.New("the interactive interface needs a terminal; use -p for a headless run"))
 		}
-		return tui.Run(ctx, tui.Options{App: appOpts, Prompt: prompt})
+		return tui.Run(ctx, tui.Options{App: appOpts, Prompt: prompt, PickSession: pick})
 	}
-	if prompt == "" && o.inputFormat != headless.FormatStreamJSON && !io.InIsTerminal && io.In != nil {
-		data, err := readAll(io.In)
-		if err != nil {
-			return fmt.Errorf("reading the prompt from standard input: %w", err)
+	if pick {
+		return usage(errors.New("-r without an id picks a session from a list in the interface; a headless run needs the id (ponder -p -r ID), or -c for the latest"))
+	}
+	if o.inputFormat != headless.FormatStreamJSON && !io.InIsTerminal && io.In != nil {
+		// A prompt read from standard input, or a prompt followed by the
+		// text piped in.
+		var err error
+		if prompt, err = withPipedInput(prompt, io.In); err != nil {
+			return err
 		}
-		prompt = strings.TrimSpace(string(data))
 	}
 	hopts := headless.Options{
 		App:          appOpts,
@@ -233,9 +246,8 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Stdout:       io.Out,
 		Stderr:       io.Err,
 	}
-	if o.rejectPlanSet {
-		fb := o.rejectPlan
-		hopts.RejectPlan = &fb
+	if err := o.planAnswer(&hopts); err != nil {
+		return usage(err)
 	}
 	if code := headless.Run(ctx, hopts); code != 0 {
 		return exitError{code: code}
@@ -265,6 +277,9 @@ func (o *rootOptions) validate() error {
 	}
 	if err := app.CheckPlanApproval(o.planApproval); err != nil {
 		return err
+	}
+	if o.planFeedback != "" {
+		o.rejectPlanSet = true
 	}
 	if o.approvePlan != "" || o.rejectPlanSet {
 		if o.resume == "" && !o.cont {
@@ -323,7 +338,9 @@ No model is called and nothing outside the scratch directory changes.`,
 				return fmt.Errorf("preparing the demo project: %w", err)
 			}
 			fmt.Fprintf(io.Err, "ponder demo: a scripted session in %s\n", opts.Dir)
-			return tui.Run(cmd.Context(), tui.Options{App: opts, Demo: demo.Label, Prefill: demo.Prompt})
+			err = tui.Run(cmd.Context(), tui.Options{App: opts, Demo: demo.Label, Prefill: demo.Prompt})
+			fmt.Fprintf(io.Err, "ponder demo: the scratch project is left in %s for you to look at; remove it with: rm -r %s\n", demo.ScratchRoot(opts), demo.ScratchRoot(opts))
+			return err
 		},
 	}
 }

@@ -60,6 +60,13 @@ func listPlans(io IO) error {
 		fmt.Fprintln(io.Out, "No plans yet. Plan mode writes them: ponder --permission-mode plan, or /plan.")
 		return nil
 	}
+	if dir, shared, err := app.PlansDirectory(); err == nil {
+		note := "this project's plansDirectory"
+		if shared {
+			note = "shared by every project without a plansDirectory setting, so other projects' plans are listed too"
+		}
+		fmt.Fprintf(io.Err, "Plans in %s (%s):\n", dir, note)
+	}
 	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODIFIED\tPLAN\tSESSION\tTITLE")
 	for _, p := range list {

@@ -75,3 +75,7 @@ func pace(r fakemodel.Reply) fakemodel.Reply {
 	}
 	return r
 }
+
+// ScratchRoot is the scratch directory a demonstration made (the project
+// and the configuration in it), for the user to look at or remove.
+func ScratchRoot(opts app.Options) string { return filepath.Dir(opts.Dir) }

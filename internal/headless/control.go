@@ -69,11 +69,12 @@ type control struct {
 
 	mu        sync.Mutex
 	kinds     map[string]event.QuestionKind
+	asked     map[string]event.Question
 	interrupt context.CancelFunc
 }
 
 func newControl(a *app.App, out *writer) *control {
-	return &control{app: a, out: out, input: newQueue(), kinds: map[string]event.QuestionKind{}}
+	return &control{app: a, out: out, input: newQueue(), kinds: map[string]event.QuestionKind{}, asked: map[string]event.Question{}}
 }
 
 // noteQuestion remembers what kind each open question is, to read its
@@ -81,6 +82,7 @@ func newControl(a *app.App, out *writer) *control {
 func (c *control) noteQuestion(q event.Question) {
 	c.mu.Lock()
 	c.kinds[q.ID] = q.Kind
+	c.asked[q.ID] = q
 	c.mu.Unlock()
 }
 
@@ -88,6 +90,7 @@ func (c *control) noteQuestion(q event.Question) {
 func (c *control) forgetQuestion(id string) {
 	c.mu.Lock()
 	delete(c.kinds, id)
+	delete(c.asked, id)
 	c.mu.Unlock()
 }
 
@@ -189,6 +192,15 @@ func (c *control) answer(n int, id string, raw json.RawMessage) {
 			}
 		}
 		ans = event.Answer{Option: opt, Feedback: r.Feedback, EditedPlan: r.Plan}
+		c.mu.Lock()
+		q := c.asked[id]
+		c.mu.Unlock()
+		var err error
+		if ans, err = c.planExitAnswer(q, raw, ans); err != nil {
+			// The question stays open, so the host can answer again.
+			c.complain(n, "control_response %q: %v", id, err)
+			return
+		}
 	case event.AskUser:
 		ans = event.Answer{Answers: r.Answers}
 	}

@@ -28,9 +28,14 @@ type Options struct {
 	// else (see rewind.go).
 	RewindTo string
 	Rewind   string
-	Stdin    io.Reader
-	Stdout   io.Writer
-	Stderr   io.Writer
+	// Annotations go with RejectPlan: comments on lines of the plan.
+	Annotations []event.Annotation
+	// ImplementModel goes with ApprovePlan: the model that implements
+	// the plan (--model), recorded so the session keeps it.
+	ImplementModel string
+	Stdin          io.Reader
+	Stdout         io.Writer
+	Stderr         io.Writer
 }
 
 // Run performs the run and returns the exit code.
@@ -83,9 +88,9 @@ func Run(ctx context.Context, o Options) int {
 		}
 	}
 	if o.ApprovePlan != "" || o.RejectPlan != nil {
-		ans := event.Answer{Option: o.ApprovePlan}
+		ans := event.Answer{Option: o.ApprovePlan, Model: o.ImplementModel}
 		if o.RejectPlan != nil {
-			ans = event.Answer{Option: event.OptionReject, Feedback: *o.RejectPlan}
+			ans = event.Answer{Option: event.OptionReject, Feedback: *o.RejectPlan, Annotations: o.Annotations}
 		}
 		res, err := a.AnswerPending(ctx, ans)
 		if code, done := r.report(res, err, o.Prompt == "" && !streaming); done {
@@ -219,7 +224,7 @@ func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 		}
 	case res.StopReason == app.StopPlanPending:
 		out.Subtype = "plan_pending"
-		out.Plan, out.PlanFile = res.Plan, res.PlanFile
+		out.Plan, out.PlanFile, out.Permissions = res.Plan, res.PlanFile, res.Permissions
 	case res.StopReason == app.StopMaxTurns:
 		out.Subtype, out.IsError, code = "error_max_turns", true, app.ExitFailure
 		out.Error = fmt.Sprintf("stopped after %d model requests (--max-turns)", res.Requests)
@@ -250,6 +255,7 @@ func (r *runner) text(out Result) {
 	case out.Subtype == "plan_pending":
 		fmt.Fprintln(r.o.Stdout, printable(strings.TrimRight(out.Plan, "\n")))
 		fmt.Fprintf(r.o.Stderr, "ponder: the plan (%s) is waiting for approval. Answer with:\n  ponder -p --resume %s --approve-plan accept-edits\n  ponder -p --resume %s --reject-plan \"what to change\"\n", out.PlanFile, out.SessionID, out.SessionID)
+		printPermissions(r.o.Stderr, out.Permissions)
 	case out.IsError:
 		if out.Result != "" && out.Result != out.Error {
 			fmt.Fprintln(r.o.Stdout, printable(out.Result))

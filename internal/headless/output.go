@@ -18,19 +18,21 @@ const (
 
 // Result is the final object of json and stream-json output.
 type Result struct {
-	Type       string      `json:"type"`
-	Subtype    string      `json:"subtype"`
-	IsError    bool        `json:"is_error"`
-	SessionID  string      `json:"session_id"`
-	Result     string      `json:"result"`
-	Error      string      `json:"error,omitempty"`
-	PlanFile   string      `json:"plan_file,omitempty"`
-	Plan       string      `json:"plan,omitempty"`
-	Mode       string      `json:"permission_mode"`
-	NumTurns   int         `json:"num_turns"`
-	Turn       int         `json:"turn,omitempty"`
-	DurationMS int64       `json:"duration_ms"`
-	Usage      event.Usage `json:"usage"`
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	IsError   bool   `json:"is_error"`
+	SessionID string `json:"session_id"`
+	Result    string `json:"result"`
+	Error     string `json:"error,omitempty"`
+	PlanFile  string `json:"plan_file,omitempty"`
+	Plan      string `json:"plan,omitempty"`
+	// Permissions are what a pending plan asks to be granted.
+	Permissions []event.PlanPermission `json:"permissions,omitempty"`
+	Mode        string                 `json:"permission_mode"`
+	NumTurns    int                    `json:"num_turns"`
+	Turn        int                    `json:"turn,omitempty"`
+	DurationMS  int64                  `json:"duration_ms"`
+	Usage       event.Usage            `json:"usage"`
 }
 
 // writer prints events in the chosen format. Lines are written whole and
@@ -139,6 +141,7 @@ func controlRequest(q event.Question) map[string]any {
 	case event.AskUser:
 		req["questions"] = q.Questions
 	}
+	addApprovalContent(req, q)
 	if q.AgentID != "" {
 		req["agent_id"] = q.AgentID
 	}

@@ -598,3 +598,8 @@ func joinPara(lines []string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// PlainLine makes one line of text safe to print as it is: tabs expanded,
+// newlines and control characters (terminal escapes among them) dropped.
+// Diffs and commands shown verbatim go through it.
+func PlainLine(s string) string { return clean(expandTabs(s), true) }

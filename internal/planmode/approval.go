@@ -103,6 +103,10 @@ type Approval struct {
 	Plan     string
 	PlanFile string
 	Edited   bool
+	// Model is the model chosen to implement the plan ("" keeps the
+	// model); Granted are the rules granted for the implementation.
+	Model   string
+	Granted []string
 	// ClearContext asks the caller to clear the conversation and start
 	// over from Implementation().
 	ClearContext bool
@@ -115,6 +119,13 @@ type Approval struct {
 // through SetMode, whose guard has the last word. An edited plan is
 // written to the plan file first. It emits PlanApproved.
 func (s *Session) Approve(option string, edited *string) (Approval, error) {
+	return s.ApproveWith(option, edited, "", nil)
+}
+
+// ApproveWith is Approve, recording in the approval and its event the
+// model chosen for the implementation and the rules granted for it, which
+// the caller applies once the approval stands.
+func (s *Session) ApproveWith(option string, edited *string, model string, granted []string) (Approval, error) {
 	if s.Mode() != permission.ModePlan {
 		return Approval{}, fmt.Errorf("plan mode is not on")
 	}
@@ -142,31 +153,22 @@ func (s *Session) Approve(option string, edited *string) (Approval, error) {
 	if ch := s.SetMode(to, ViaApproval); ch.Refused {
 		return Approval{}, fmt.Errorf("the mode cannot change to %s", to)
 	}
-	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext}
-	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited})
+	s.mu.Lock()
+	s.st.SentBack = ""
+	s.changed()
+	s.mu.Unlock()
+	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext,
+		Model: model, Granted: granted}
+	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited, Model: model, Granted: granted})
 	if a.ClearContext {
 		s.emitEvent(event.PlanImplement{Plan: plan, PlanFile: path})
 	}
 	return a, nil
 }
 
-// Reject records that the plan was sent back. Plan mode stays on and so do
-// all its limits. interrupted marks a request nobody answered. An edited
-// plan that came with the rejection is saved.
-func (s *Session) Reject(feedback string, edited *string, interrupted bool) error {
-	path := s.PlanFile("")
-	if edited != nil {
-		if err := s.WritePlan("", *edited); err != nil {
-			return fmt.Errorf("saving the edited plan to %s: %w", path, err)
-		}
-	}
-	s.emitEvent(event.PlanRejected{Feedback: feedback, PlanFile: path, Interrupted: interrupted})
-	return nil
-}
-
 // RequestExit announces that the model asked for approval of its plan.
-func (s *Session) RequestExit(agentID, plan string) {
-	s.emitEvent(event.PlanExitRequested{AgentID: agentID, Plan: plan, PlanFile: s.PlanFile(agentID), Options: s.Options()})
+func (s *Session) RequestExit(agentID, plan string, perms []event.PlanPermission) {
+	s.emitEvent(event.PlanExitRequested{AgentID: agentID, Plan: plan, PlanFile: s.PlanFile(agentID), Options: s.Options(), Permissions: perms})
 }
 
 func (s *Session) emitEvent(e event.Event) {

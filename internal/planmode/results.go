@@ -53,13 +53,30 @@ func ApprovedResult(a Approval) string {
 		b.WriteString("## Approved plan\n")
 	}
 	b.WriteString(a.Plan)
+	b.WriteString(implementationNotes(a))
+	return b.String()
+}
+
+// implementationNotes tells the model what the approval granted: the
+// permissions it may now use without asking, and the model it runs on.
+func implementationNotes(a Approval) string {
+	var b strings.Builder
+	if len(a.Granted) > 0 {
+		b.WriteString("\n\nThe user granted these permissions for the rest of the session, so calls they cover run without asking:\n")
+		for _, r := range a.Granted {
+			b.WriteString("- " + r + "\n")
+		}
+	}
+	if a.Model != "" {
+		fmt.Fprintf(&b, "\n\nThe user chose the model %s to implement the plan; your next replies come from it.", a.Model)
+	}
 	return b.String()
 }
 
 // Implementation is the first message of a conversation cleared to carry
 // out an approved plan.
 func Implementation(a Approval) string {
-	return fmt.Sprintf("Carry out this approved plan. It is also saved at %s.\n\n%s", a.PlanFile, a.Plan)
+	return fmt.Sprintf("Carry out this approved plan. It is also saved at %s.\n\n%s", a.PlanFile, a.Plan) + implementationNotes(a)
 }
 
 // ClearedResult is ExitPlanMode's result when the conversation is about to
@@ -68,17 +85,7 @@ const ClearedResult = "The user approved the plan and cleared the conversation; 
 
 // RejectedResult gives the model the user's feedback on a rejected plan.
 func RejectedResult(feedback string, edited bool) string {
-	var b strings.Builder
-	b.WriteString("The user did not approve the plan and wants you to keep planning. Plan mode is still on.")
-	if edited {
-		b.WriteString(" The user edited the plan file; read it again before changing it.")
-	}
-	if f := strings.TrimSpace(feedback); f != "" {
-		b.WriteString("\n\nThe user's feedback:\n")
-		b.WriteString(f)
-	}
-	b.WriteString("\n\nRevise the plan file accordingly, then call ExitPlanMode again.")
-	return b.String()
+	return RejectedWithComments(feedback, "", nil, "", edited)
 }
 
 // InterruptedResult says nobody answered the approval request.

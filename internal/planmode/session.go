@@ -104,6 +104,10 @@ type State struct {
 	Reminders Tracker `json:"reminders"`
 	// Phase is the planning phase the agent seems to be in.
 	Phase Phase `json:"phase,omitempty"`
+	// SentBack is the plan as it stood when the user last sent it back,
+	// so the next approval can show what changed since; cleared when a
+	// plan is approved.
+	SentBack string `json:"sent_back,omitempty"`
 }
 
 // Session is the plan-mode state of one session with the operations on it.

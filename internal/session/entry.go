@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/llm"
 )
 
@@ -39,6 +40,11 @@ const (
 	TypeTurn       = "turn"
 	TypeCheckpoint = "checkpoint"
 	TypeRewind     = "rewind"
+	// TypeModel records the main model chosen during the session (an
+	// approval that names the implementing model); resume keeps it.
+	TypeModel = "model"
+	// TypeGrant records rules an approved plan granted for the session.
+	TypeGrant = "grant"
 )
 
 // Entry is one line of a transcript. Type says which fields are set.
@@ -86,6 +92,10 @@ type Entry struct {
 
 	// Turn, Checkpoint, Rewind: see Checkpoint.
 	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	// Model: the main model from here on.
+	Model string `json:"model,omitempty"`
+	// Grant: the rules granted for the rest of the session.
+	Rules []string `json:"rules,omitempty"`
 
 	// Line is where the entry was read from (not stored).
 	Line int `json:"-"`
@@ -110,6 +120,8 @@ type Pending struct {
 	// CallIndex is the position of the ExitPlanMode call among the
 	// message's calls.
 	CallIndex int `json:"call_index"`
+	// Permissions are what the plan asked to be granted.
+	Permissions []event.PlanPermission `json:"permissions,omitempty"`
 }
 
 // Checkpoint is one record of the checkpoints that let a user rewind a

@@ -251,6 +251,14 @@ func (e *Entry) check() string {
 		if e.Pending == nil || e.Pending.ToolUseID == "" {
 			return "pending approval without its tool call"
 		}
+	case TypeModel:
+		if e.Model == "" {
+			return "model entry without a model"
+		}
+	case TypeGrant:
+		if len(e.Rules) == 0 {
+			return "grant entry without rules"
+		}
 	case TypeResolved, TypeUsage, TypeClear:
 	case TypeRepaired:
 		if e.Through <= 0 {

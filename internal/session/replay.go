@@ -164,3 +164,24 @@ func (t *Transcript) Usage() llm.Usage {
 	}
 	return u
 }
+
+// LastModel returns the main model last chosen during the session, or "".
+func (t *Transcript) LastModel() string {
+	for i := len(t.Entries) - 1; i >= 0; i-- {
+		if t.Entries[i].Type == TypeModel {
+			return t.Entries[i].Model
+		}
+	}
+	return ""
+}
+
+// Grants returns every rule granted during the session, in order.
+func (t *Transcript) Grants() []string {
+	var out []string
+	for _, e := range t.Entries {
+		if e.Type == TypeGrant {
+			out = append(out, e.Rules...)
+		}
+	}
+	return out
+}

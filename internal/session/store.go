@@ -163,7 +163,15 @@ func (s Store) Find(id string) (Info, error) {
 	case 0:
 		return Info{}, fmt.Errorf("no session %q in this directory (looked in %s)", id, s.Dir)
 	}
-	return Info{}, fmt.Errorf("session id %q is ambiguous: %d sessions start with it", id, len(found))
+	var names []string
+	for i, in := range found {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("… and %d more", len(found)-10))
+			break
+		}
+		names = append(names, fmt.Sprintf("  %s  %s", in.ID, in.Modified.Local().Format("2006-01-02 15:04")))
+	}
+	return Info{}, fmt.Errorf("session id %q is ambiguous: %d sessions start with it; give more of the id:\n%s", id, len(found), strings.Join(names, "\n"))
 }
 
 // headerCwd returns the directory a transcript's header names, or "" when

@@ -56,6 +56,15 @@ type Validator interface {
 	Validate() error
 }
 
+// Previewer is a call that can show, before it runs, what it will change:
+// the file, relative to the project directory when inside it, and the
+// change as a unified diff ("" when it cannot be shown: a binary or huge
+// file, or one that is not a regular file). The agent loop puts both in
+// the question that asks the user; it must not block or change anything.
+type Previewer interface {
+	Preview() (path, diff string)
+}
+
 // Result is what a call gives back to the model.
 type Result struct {
 	// Content is the text the model receives.
@@ -80,6 +89,8 @@ type Result struct {
 type PendingPlan struct {
 	Plan     string
 	PlanFile string
+	// Permissions are what the plan asks to be granted.
+	Permissions []event.PlanPermission
 }
 
 // Stop is a reason for the agent loop to end a turn early.

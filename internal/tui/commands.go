@@ -123,7 +123,11 @@ func (m *Model) command(line string) tea.Cmd {
 		return m.listSessions()
 	case "/model":
 		if args == "" {
-			m.conv.notice("info", "Model: "+m.app.Model()+". Use /model NAME to change it.")
+			msg := "Model: " + m.app.Model() + "."
+			if others := m.app.ModelChoices()[1:]; len(others) > 0 {
+				msg += " Others this session knows: " + strings.Join(others, ", ") + "."
+			}
+			m.conv.notice("info", msg+" Use /model NAME to change it.")
 			return nil
 		}
 		if err := m.app.SetModel(args); err != nil {

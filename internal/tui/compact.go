@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -14,7 +15,7 @@ func (m *Model) compact(instructions string) tea.Cmd {
 		m.hint = "Wait for the turn to finish, or press Esc, before compacting."
 		return nil
 	}
-	m.running, m.turnStart, m.frame = true, m.now(), 0
+	m.running, m.turnStart, m.frame, m.waited, m.waitSince = true, m.now(), 0, 0, time.Time{}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
 	a := m.app

@@ -182,6 +182,11 @@ func (c *conversation) renderTool(it *item, width int) string {
 	case toolRefused:
 		head += " " + th.warn.Render("refused")
 	case toolFailed:
+		if it.tool == "ExitPlanMode" && it.summary != "" {
+			// A plan sent back is no failure: say what happened.
+			head += " " + th.warn.Render(it.summary)
+			break
+		}
 		head += " " + th.errorText.Render("failed")
 	case toolRunning:
 		head += " " + th.dim.Render("running…")
@@ -195,8 +200,13 @@ func (c *conversation) renderTool(it *item, width int) string {
 		body = firstLine(it.result)
 	}
 	if c.expanded && it.result != "" {
-		for _, l := range strings.Split(strings.TrimRight(it.result, "\n"), "\n") {
-			lines = append(lines, th.dim.Render("  └ "+ansi.Truncate(l, width-6, "…")))
+		// In full: every line, wrapped rather than cut at the edge.
+		for i, l := range wrapPlain(strings.TrimRight(it.result, "\n"), width-4, "") {
+			prefix := "  └ "
+			if i > 0 {
+				prefix = "    "
+			}
+			lines = append(lines, th.dim.Render(prefix+l))
 		}
 	} else if body = display(body); body != "" {
 		style := th.dim

@@ -100,6 +100,23 @@ func (m *Model) dismissDialog() {
 	if d.id() != "" {
 		m.app.Dismiss(d.id())
 	}
+	if text := dismissedNotice(d); text != "" {
+		m.conv.notice("info", text)
+	}
+}
+
+// dismissedNotice says what dismissing a question did and how to come
+// back to it.
+func dismissedNotice(d dialog) string {
+	switch d.(type) {
+	case *approvalDialog:
+		return "Approval dismissed: nothing was approved and plan mode stays on. /plan shows the plan; tell ponder to present it again when you are ready."
+	case *permissionDialog:
+		return "Dismissed: the call did not run. Tell ponder what to do next."
+	case *enterPlanDialog:
+		return "Dismissed: the mode did not change. /plan enters plan mode."
+	}
+	return ""
 }
 
 // choice is a list of options moved through with the arrow keys or picked

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,8 +17,11 @@ import (
 )
 
 // approvalDialog shows the plan for approval: rendered markdown that
-// scrolls, its path, the approval options, Ctrl+G to edit the plan in the
-// editor first, and a feedback field for "no, keep planning".
+// scrolls, its path, the permissions it asks for, the model that will
+// implement it, the approval options, Ctrl+G to edit the plan in the
+// editor first, comments on its lines (c), and a feedback field for "no,
+// keep planning". A plan that was sent back before opens on its lines,
+// with what changed since marked.
 type approvalDialog struct {
 	q        event.Question
 	th       theme
@@ -26,51 +30,108 @@ type approvalDialog struct {
 	options  choice
 	feedback input.Model
 	typing   bool
-	offset   int
-	height   int // plan lines shown, set by view
 	ans      event.Answer
 	// edit opens the plan in the editor; set by the model.
 	edit    func(plan, name string) tea.Cmd
 	problem string
+
+	body pane
+	// lines shows the plan's source lines, numbered, instead of the
+	// rendered markdown; annotating moves a cursor over them.
+	lines      bool
+	annotating bool
+	cursor     int // 0-based line of the plan under the cursor
+	commenting bool
+	comment    input.Model
+	notes      map[int]string // comments by 1-based line
+	changed    map[int]bool   // 1-based lines new since the plan was sent back
+
+	// grantOutside also grants the rules marked as reaching outside the
+	// project; model is the index of the chosen model in q.Models.
+	grantOutside bool
+	model        int
+	// rows are the screen rows where each plan line starts, set by
+	// sourceLines.
+	rows []int
 }
 
 func newApprovalDialog(q event.Question, th theme) *approvalDialog {
-	labels := make([]string, len(q.Options))
-	for i, o := range q.Options {
-		labels[i] = o.Label
-	}
 	fb := input.New()
 	fb.SetPlaceholder("what should change in the plan? (enter to send)")
-	return &approvalDialog{q: q, th: th, plan: q.Plan, options: choice{labels: labels}, feedback: fb}
+	c := input.New()
+	c.SetPlaceholder("your comment on this line (enter to keep it, empty to remove it)")
+	d := &approvalDialog{q: q, th: th, plan: q.Plan, feedback: fb, comment: c, notes: map[int]string{}, changed: map[int]bool{}}
+	for _, n := range q.ChangedLines {
+		d.changed[n] = true
+	}
+	d.lines = len(d.changed) > 0
+	d.options = choice{labels: d.labels()}
+	return d
 }
 
 func (d *approvalDialog) id() string           { return d.q.ID }
 func (d *approvalDialog) answer() event.Answer { return d.ans }
 
+// labels are the options, the rejection saying how many comments it
+// sends.
+func (d *approvalDialog) labels() []string {
+	labels := make([]string, len(d.q.Options))
+	for i, o := range d.q.Options {
+		labels[i] = o.Label
+		if o.ID == event.OptionReject && len(d.notes) > 0 {
+			labels[i] += fmt.Sprintf(" and send my %s", plural(len(d.notes), "comment"))
+		}
+	}
+	return labels
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 func (d *approvalDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
-	if d.typing {
+	switch {
+	case d.typing:
 		return d.typeFeedback(msg)
+	case d.commenting:
+		return d.typeComment(msg)
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return stay, nil
 	}
+	if d.annotating {
+		return d.annotateKey(k)
+	}
+	d.problem = ""
 	switch k.String() {
 	case "esc":
 		return dismissed, nil
 	case "ctrl+g":
 		return stay, d.startEdit()
-	case "pgdown", "ctrl+d", "space":
-		d.offset += max(1, d.height-1)
+	case "c":
+		d.lines, d.annotating = true, true
+		d.body.show(d.cursor)
 		return stay, nil
-	case "pgup", "ctrl+u":
-		d.offset = max(0, d.offset-max(1, d.height-1))
+	case "v":
+		d.lines = !d.lines
+		d.body.offset = 0
 		return stay, nil
-	case "home":
-		d.offset = 0
+	case "g":
+		if d.outsideCount() > 0 {
+			d.grantOutside = !d.grantOutside
+		}
+		return stay, nil
+	case "m":
+		if len(d.q.Models) > 1 {
+			d.model = (d.model + 1) % len(d.q.Models)
+		}
 		return stay, nil
 	}
-	if !d.options.key(k) {
+	if d.body.scroll(k.String()) || !d.options.key(k) {
 		return stay, nil
 	}
 	opt := d.q.Options[d.options.selected].ID
@@ -79,12 +140,64 @@ func (d *approvalDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
 		d.feedback.Focus()
 		return stay, nil
 	}
-	d.ans = event.Answer{Option: opt}
+	if len(d.notes) > 0 {
+		d.problem = "Your comments go back with \"No, keep planning\"; remove them (an empty comment) to approve."
+		return stay, nil
+	}
+	d.ans = event.Answer{Option: opt, Grant: d.grants(), Model: d.chosenModel()}
 	if d.edited {
 		p := d.plan
 		d.ans.EditedPlan = &p
 	}
 	return answered, nil
+}
+
+// annotateKey moves the cursor over the plan's lines; Enter comments on
+// the line, Esc goes back to the options.
+func (d *approvalDialog) annotateKey(k tea.KeyPressMsg) (outcome, tea.Cmd) {
+	n := len(textLines(d.plan))
+	switch k.String() {
+	case "esc", "c":
+		d.annotating = false
+	case "up", "k":
+		d.cursor = max(0, d.cursor-1)
+	case "down", "j":
+		d.cursor = min(max(0, n-1), d.cursor+1)
+	case "pgdown", "space":
+		d.cursor = min(max(0, n-1), d.cursor+max(1, d.body.height-1))
+	case "pgup":
+		d.cursor = max(0, d.cursor-max(1, d.body.height-1))
+	case "enter":
+		if n == 0 {
+			break
+		}
+		d.commenting = true
+		d.comment.SetValue(d.notes[d.cursor+1])
+		d.comment.Focus()
+	}
+	return stay, nil
+}
+
+// typeComment edits the comment on the cursor's line.
+func (d *approvalDialog) typeComment(msg tea.Msg) (outcome, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "enter" {
+		text := strings.TrimSpace(d.comment.Value())
+		if text == "" {
+			delete(d.notes, d.cursor+1)
+		} else {
+			d.notes[d.cursor+1] = text
+		}
+		d.commenting = false
+		d.comment.SetValue("")
+		d.options.labels = d.labels()
+		return stay, nil
+	}
+	_, _, back := typeInto(&d.comment, msg)
+	if back {
+		d.commenting = false
+		d.comment.SetValue("")
+	}
+	return stay, nil
 }
 
 func (d *approvalDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
@@ -93,7 +206,7 @@ func (d *approvalDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
 	case back:
 		d.typing = false
 	case done:
-		d.ans = event.Answer{Option: event.OptionReject, Feedback: text}
+		d.ans = event.Answer{Option: event.OptionReject, Feedback: text, Annotations: d.annotations()}
 		if d.edited {
 			p := d.plan
 			d.ans.EditedPlan = &p
@@ -101,6 +214,51 @@ func (d *approvalDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
 		return answered, nil
 	}
 	return stay, nil
+}
+
+// annotations are the comments, in line order.
+func (d *approvalDialog) annotations() []event.Annotation {
+	var out []event.Annotation
+	for line, c := range d.notes {
+		out = append(out, event.Annotation{Line: line, Comment: c})
+	}
+	slices.SortFunc(out, func(a, b event.Annotation) int { return a.Line - b.Line })
+	return out
+}
+
+// grants are the rules the approval grants: those inside the project,
+// and the others when the user asked for them (g). Nil when the plan asks
+// for none.
+func (d *approvalDialog) grants() []string {
+	if len(d.q.Permissions) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, p := range d.q.Permissions {
+		if !p.Outside || d.grantOutside {
+			out = append(out, p.Rule)
+		}
+	}
+	return out
+}
+
+func (d *approvalDialog) outsideCount() int {
+	n := 0
+	for _, p := range d.q.Permissions {
+		if p.Outside {
+			n++
+		}
+	}
+	return n
+}
+
+// chosenModel is the model picked for the implementation, "" when it is
+// the one in use.
+func (d *approvalDialog) chosenModel() string {
+	if d.model == 0 || d.model >= len(d.q.Models) {
+		return ""
+	}
+	return d.q.Models[d.model]
 }
 
 // startEdit opens the plan, as the dialog shows it, in the editor; the
@@ -160,7 +318,8 @@ func (d *approvalDialog) editorReturned(e editedPlan) {
 		return
 	}
 	if e.text != d.plan {
-		d.plan, d.edited, d.offset = e.text, true, 0
+		d.plan, d.edited, d.body.offset = e.text, true, 0
+		d.cursor = min(d.cursor, max(0, len(textLines(d.plan))-1))
 	}
 }
 
@@ -175,41 +334,157 @@ func sentenceCase(s string) string {
 func (d *approvalDialog) view(width, height int) string {
 	th := d.th
 	inner := max(20, width-4)
-	planLines := strings.Split(strings.TrimRight(markdown.Render(d.plan, inner, th.markdown), "\n"), "\n")
 	path := tildePath(d.q.PlanFile)
 	if d.edited {
-		path += "  (edited by you)"
+		path += " (edited by you)"
 	}
-	// Everything but the plan, to know how many plan lines fit: the
-	// frame adds four lines (borders, title, the blank under it).
-	rest := []string{"", "Would you like to proceed?", d.options.view(th, inner)}
+	// Everything but the plan, to know how many plan lines fit.
+	var rest []string
+	rest = append(rest, d.permissionLines(inner)...)
+	if len(d.q.Models) > 1 {
+		rest = append(rest, th.dim.Render(ansi.Truncate("Implemented by "+d.q.Models[d.model]+" (m to change)", inner, "…")))
+	}
+	switch {
+	case d.commenting:
+		d.comment.SetWidth(inner)
+		rest = append(rest, th.dim.Render(fmt.Sprintf("Comment on line %d:", d.cursor+1)), d.comment.View())
+	case d.annotating:
+		rest = append(rest, th.dim.Render(ansi.Truncate("↑/↓ pick a line · enter comment on it · esc back to the options", inner, "…")))
+	default:
+		rest = append(rest, d.options.view(th, inner))
+	}
 	if d.typing {
 		d.feedback.SetWidth(inner)
-		rest = append(rest, "", d.feedback.View())
+		rest = append(rest, d.feedback.View())
 	}
 	if d.problem != "" {
-		rest = append(rest, th.warn.Render(d.problem))
+		rest = append(rest, th.warn.Render(wrap(d.problem, inner, "")))
 	}
-	rest = append(rest, "", th.faint.Render(ansi.Truncate("enter select · pgup/pgdn scroll · ctrl+g edit the plan · esc dismiss (plan mode stays on)", inner, "…")))
-	fixed := 4 + 3 // frame, then path and the two rules
-	for _, r := range rest {
-		fixed += strings.Count(r, "\n") + 1
+	if !d.annotating && !d.commenting {
+		keys := "enter select · c comment on lines · ctrl+g edit · v view · esc dismiss"
+		rest = append(rest, th.faint.Render(ansi.Truncate(keys, inner, "…")))
 	}
-	d.height = max(3, min(len(planLines), height-fixed))
-	d.offset = min(d.offset, max(0, len(planLines)-d.height))
-	shown := planLines[d.offset:min(len(planLines), d.offset+d.height)]
-	more := ""
-	if d.offset+d.height < len(planLines) {
-		more = " ↓ more (pgdn)"
+	restText := strings.Join(rest, "\n")
+	fixed := 3 + 2 + lineCount(restText) // frame, the pane's two rules
+	if d.lines {
+		d.body.lines = d.sourceLines(inner)
+	} else {
+		d.body.lines = strings.Split(strings.TrimRight(markdown.Render(d.plan, inner, th.markdown), "\n"), "\n")
 	}
-	if d.offset > 0 {
-		more += " ↑ (pgup)"
+	title := path
+	if len(d.changed) > 0 {
+		note := fmt.Sprintf("+ marks the %s new since you sent the plan back", plural(len(d.changed), "line"))
+		if !d.lines {
+			note = fmt.Sprintf("%s new since you sent the plan back (v shows them)", plural(len(d.changed), "line"))
+		}
+		restText = th.ok.Render(ansi.Truncate(note, inner, "…")) + "\n" + restText
+		fixed++
 	}
-	var b strings.Builder
-	b.WriteString(th.dim.Render(ansi.Truncate(path, inner, "…")) + "\n")
-	b.WriteString(th.faint.Render(strings.Repeat("─", inner)) + "\n")
-	b.WriteString(strings.Join(shown, "\n") + "\n")
-	b.WriteString(th.faint.Render(strings.Repeat("─", max(0, inner-ansi.StringWidth(more)))+more) + "\n")
-	b.WriteString(strings.Join(rest, "\n"))
-	return frame(th, "Ready to code? Here is ponder's plan", b.String(), width)
+	if d.annotating {
+		d.body.height = max(3, min(len(d.body.lines), height-fixed))
+		d.body.show(d.cursorRow())
+	}
+	body := d.body.view(th, title, inner, max(3, height-fixed))
+	return compactFrame(th, "Ready to code? Here is ponder's plan", body+"\n"+restText, width)
+}
+
+// permissionLines list what the plan asks to be granted.
+func (d *approvalDialog) permissionLines(inner int) []string {
+	if len(d.q.Permissions) == 0 {
+		return nil
+	}
+	th := d.th
+	head := "Approving grants for this session:"
+	if n := d.outsideCount(); n > 0 {
+		head = "Approving grants for this session (g also grants those marked ⚠):"
+	}
+	out := []string{th.dim.Render(ansi.Truncate(head, inner, "…"))}
+	for _, p := range d.q.Permissions {
+		mark := "✓ "
+		if p.Outside && !d.grantOutside {
+			mark = "✗ "
+		}
+		line := mark + markdown.PlainLine(p.Rule)
+		if p.Reason != "" {
+			line += " — " + markdown.PlainLine(p.Reason)
+		}
+		if p.Outside {
+			out = append(out, th.warn.Render(ansi.Truncate(line+" ⚠", inner, "…")))
+			out = append(out, th.warn.Render(ansi.Truncate("    reaches outside the project: "+markdown.PlainLine(p.Why), inner, "…")))
+			continue
+		}
+		out = append(out, ansi.Truncate(line, inner, "…"))
+	}
+	return out
+}
+
+// sourceLines are the plan's lines, numbered and wrapped, with changed
+// lines marked +, the cursor's line marked ❯ while annotating, and each
+// comment under its line.
+func (d *approvalDialog) sourceLines(inner int) []string {
+	th := d.th
+	src := textLines(d.plan)
+	digits := len(fmt.Sprint(len(src)))
+	gutter := 2 + digits + 1
+	var out []string
+	d.rows = d.rows[:0]
+	for i, l := range src {
+		d.rows = append(d.rows, len(out))
+		mark := "  "
+		switch {
+		case d.annotating && i == d.cursor:
+			mark = "❯ "
+		case d.changed[i+1]:
+			mark = "+ "
+		}
+		num := fmt.Sprintf("%*d ", digits, i+1)
+		parts := wrapPlain(l, inner-gutter, "")
+		for j, part := range parts {
+			prefix := mark + num
+			if j > 0 {
+				prefix = strings.Repeat(" ", gutter)
+			}
+			line := prefix + part
+			switch {
+			case d.annotating && i == d.cursor:
+				line = th.selected.Render(line)
+			case d.changed[i+1]:
+				line = th.ok.Render(line)
+			}
+			out = append(out, line)
+		}
+		if c, ok := d.notes[i+1]; ok {
+			for _, cl := range wrapPlain("✎ "+c, inner-gutter, "  ") {
+				out = append(out, strings.Repeat(" ", gutter)+th.accent.Render(cl))
+			}
+		}
+	}
+	return out
+}
+
+// cursorRow is the screen row of the cursor's line in sourceLines.
+func (d *approvalDialog) cursorRow() int {
+	if d.cursor < len(d.rows) {
+		return d.rows[d.cursor]
+	}
+	return 0
+}
+
+// textLines splits a plan into its lines, as annotations count them.
+func textLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	ls := strings.Split(s, "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}
+
+// compactFrame is frame without the blank line under the title, for
+// dialogs that need every line.
+func compactFrame(th theme, title, body string, width int) string {
+	inner := max(20, width-4)
+	return th.dialogBorder.Width(inner + 4).Render(th.dialogTitle.Render(title) + "\n" + body)
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,7 +13,8 @@ import (
 )
 
 // permissionDialog asks whether one tool call may run: yes; yes and don't
-// ask again for calls of this kind; no, with what to do instead.
+// ask again for calls of this kind; no, with what to do instead. It shows
+// what the call would do: the diff of an edit, the whole command.
 type permissionDialog struct {
 	q        event.Question
 	th       theme
@@ -19,12 +22,13 @@ type permissionDialog struct {
 	feedback input.Model
 	typing   bool
 	ans      event.Answer
+	body     pane
 }
 
 func newPermissionDialog(q event.Question, th theme) *permissionDialog {
 	labels := []string{"Yes"}
 	if q.Suggest != "" {
-		labels = append(labels, "Yes, and don't ask again for "+q.Suggest)
+		labels = append(labels, "Yes, and don't ask again this session for "+q.Suggest)
 	}
 	labels = append(labels, "No, and tell ponder what to do instead")
 	fb := input.New()
@@ -46,7 +50,7 @@ func (d *permissionDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
 	if k.String() == "esc" {
 		return dismissed, nil
 	}
-	if !d.options.key(k) {
+	if d.body.scroll(k.String()) || !d.options.key(k) {
 		return stay, nil
 	}
 	last := len(d.options.labels) - 1
@@ -80,26 +84,91 @@ func (d *permissionDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
 func (d *permissionDialog) view(width, height int) string {
 	th := d.th
 	inner := max(20, width-4)
-	var b strings.Builder
-	b.WriteString(th.toolName.Render(d.q.Tool))
-	if arg := toolArgument(d.q.Tool, d.q.Input); arg != "" {
-		b.WriteString(th.toolArg.Render("(" + ansi.Truncate(display(arg), inner-len(d.q.Tool)-2, "…") + ")"))
+	var head, rest []string
+	title := "Allow this call?"
+	var body []string
+	bodyTitle := ""
+	switch {
+	case d.q.Path != "":
+		title = "Allow this change?"
+		head = append(head, th.toolName.Render(d.q.Tool)+" "+th.toolArg.Render(ansi.Truncate(display(d.q.Path), inner-len(d.q.Tool)-1, "…")))
+		if d.q.Diff != "" {
+			added, removed := diffCounts(d.q.Diff)
+			bodyTitle = fmt.Sprintf("+%d −%d lines", added, removed)
+			body = diffLines(th, d.q.Diff, inner)
+		} else {
+			head = append(head, th.dim.Render("(the change cannot be shown: the file is not plain text, or too large)"))
+		}
+	case d.q.Tool == "Bash":
+		// The whole command, wrapped; a long one scrolls.
+		head = append(head, th.toolName.Render("Bash"))
+		cmd := wrapPlain("$ "+commandText(d.q.Input), inner, "  ")
+		if len(cmd) <= 6 {
+			head = append(head, th.toolArg.Render(strings.Join(cmd, "\n")))
+		} else {
+			body, bodyTitle = cmd, fmt.Sprintf("the whole command, %d lines", len(cmd))
+		}
+	default:
+		line := th.toolName.Render(d.q.Tool)
+		if arg := toolArgument(d.q.Tool, d.q.Input); arg != "" {
+			line += th.toolArg.Render("(" + ansi.Truncate(display(arg), inner-len(d.q.Tool)-2, "…") + ")")
+		}
+		head = append(head, line)
 	}
-	b.WriteString("\n")
-	if d.q.Reason != "" {
-		b.WriteString(th.dim.Render(wrap(display(d.q.Reason), inner, "")) + "\n")
+	if d.q.Reason != "" && d.q.Path == "" {
+		head = append(head, th.dim.Render(wrap(display(d.q.Reason), inner, "")))
 	}
-	b.WriteString("\n" + d.options.view(th, inner))
+	rest = append(rest, "", d.options.view(th, inner))
 	if d.typing {
 		d.feedback.SetWidth(inner)
-		b.WriteString("\n\n" + d.feedback.View())
+		rest = append(rest, "", d.feedback.View())
 	}
-	b.WriteString("\n\n" + th.faint.Render("enter select · esc dismiss (the call does not run)"))
-	title := "Allow this call?"
+	keys := "enter select · esc dismiss (the call does not run)"
+	if len(body) > 0 {
+		keys = "enter select · pgup/pgdn scroll · esc dismiss (the call does not run)"
+	}
+	rest = append(rest, "", th.faint.Render(ansi.Truncate(keys, inner, "…")))
 	if d.q.AgentID != "" {
-		title = "Allow this call by a subagent?"
+		title = strings.Replace(title, "?", " by a subagent?", 1)
 	}
-	return frame(th, title, b.String(), width)
+	text := strings.Join(head, "\n")
+	if len(body) > 0 {
+		// The frame takes four lines, the pane's rules two.
+		fixed := 4 + 2 + lineCount(text) + lineCount(strings.Join(rest, "\n"))
+		d.body.lines = body
+		text += "\n" + d.body.view(th, bodyTitle, inner, max(3, height-fixed))
+	}
+	return frame(th, title, text+"\n"+strings.Join(rest, "\n"), width)
+}
+
+// commandText is a Bash call's command, whole.
+func commandText(input json.RawMessage) string {
+	var in struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal(input, &in)
+	return in.Command
+}
+
+// diffCounts counts a unified diff's added and removed lines.
+func diffCounts(diff string) (added, removed int) {
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return added, removed
+}
+
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(s, "\n") + 1
 }
 
 // enterPlanDialog asks whether the model may switch to plan mode.

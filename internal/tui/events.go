@@ -63,7 +63,9 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 			c.notice(e.Level, e.Text)
 		}
 	case event.ModeChanged:
-		if e.To != event.ModePlan { // entering plan mode has its own notice
+		// Entering plan mode and approving a plan have notices of their
+		// own, which name the mode.
+		if e.To != event.ModePlan && e.Via != "approval" {
 			c.notice("info", "Mode: "+app.ModeTitle(e.To)+".")
 		}
 	case event.PlanModeEntered:
@@ -78,12 +80,18 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		if e.Edited {
 			msg = "Plan approved with your edits; now in " + app.ModeTitle(e.Mode) + "."
 		}
+		if e.Model != "" {
+			msg += " " + e.Model + " implements it."
+		}
+		if len(e.Granted) > 0 {
+			msg += " Granted for this session: " + strings.Join(e.Granted, ", ") + "."
+		}
 		c.notice("info", msg)
 	case event.PlanRejected:
 		if e.Interrupted {
 			c.notice("warning", "Nobody approved the plan; plan mode stays on.")
 		} else {
-			c.notice("info", "Plan sent back: "+firstLine(e.Feedback))
+			c.notice("info", sentBackNotice(e))
 		}
 	case event.PlanImplement:
 		c.notice("info", "Starting a fresh conversation from the approved plan.")
@@ -182,4 +190,16 @@ func typedText(msg event.Message) string {
 		}
 	}
 	return strings.Join(parts, "")
+}
+
+// sentBackNotice says what went back with a plan the user sent back.
+func sentBackNotice(e event.PlanRejected) string {
+	msg := "Plan sent back"
+	if n := len(e.Annotations); n > 0 {
+		msg += " with " + plural(n, "comment")
+	}
+	if f := firstLine(e.Feedback); f != "" {
+		return msg + ": " + f
+	}
+	return msg + "; ponder keeps planning."
 }

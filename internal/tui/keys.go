@@ -184,6 +184,7 @@ func (m *Model) resume(id string) tea.Cmd {
 // submit handles the text of the input box.
 func (m *Model) submit(text string) tea.Cmd {
 	m.menu.open = false
+	m.scroll = 0 // back to the end, to see what the input brings
 	trimmed := strings.TrimSpace(text)
 	if trimmed == "" {
 		return nil

@@ -67,6 +67,13 @@ type Model struct {
 	queued    []string
 	// teammates is what the lead knows of its team (team.go).
 	teammates map[string]event.TeammateState
+	// waited is the time the running turn spent waiting for the user's
+	// answers; waitSince is when the dialog now open appeared (zero when
+	// none is). The spinner counts neither as working.
+	waited    time.Duration
+	waitSince time.Time
+	// pickAtStart opens the session picker when the interface starts.
+	pickAtStart bool
 
 	dialogs []dialog
 	menu    menu
@@ -101,6 +108,10 @@ func newModel(a *app.App, th theme) *Model {
 // Init starts listening to the session.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.waitEvent()}
+	if m.pickAtStart {
+		m.pickAtStart = false
+		cmds = append(cmds, m.listSessions())
+	}
 	if m.askPending {
 		m.askPending = false
 		cmds = append(cmds, m.startTurn(func(ctx context.Context) (app.TurnResult, error) { return m.app.AskPending(ctx) }))
@@ -126,6 +137,7 @@ func (m *Model) waitEvent() tea.Cmd {
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer m.noteWaiting()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -228,7 +240,7 @@ func (m *Model) sendTurn(text string) tea.Cmd {
 // startTurn runs work as the current turn, interruptible with Esc.
 func (m *Model) startTurn(work func(context.Context) (app.TurnResult, error)) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
-	m.running, m.cancel, m.turnStart, m.frame = true, cancel, m.now(), 0
+	m.running, m.cancel, m.turnStart, m.frame, m.waited, m.waitSince = true, cancel, m.now(), 0, 0, time.Time{}
 	return tea.Batch(tick(), func() tea.Msg {
 		res, err := work(ctx)
 		return turnDone{res: res, err: err}
@@ -270,4 +282,16 @@ func (m *Model) interrupt() {
 func (m *Model) Close() {
 	m.interrupt()
 	m.stopEvents()
+}
+
+// noteWaiting keeps count of the time dialogs wait for the user.
+func (m *Model) noteWaiting() {
+	open := m.activeDialog() != nil
+	switch {
+	case open && m.waitSince.IsZero():
+		m.waitSince = m.now()
+	case !open && !m.waitSince.IsZero():
+		m.waited += m.now().Sub(m.waitSince)
+		m.waitSince = time.Time{}
+	}
 }

@@ -67,20 +67,13 @@ func (p *rewindPicker) label(t app.TurnInfo) string {
 		notes = append(notes, fmt.Sprintf("%d files", n))
 	}
 	if len(t.Commands) > 0 {
-		notes = append(notes, fmt.Sprintf("%d shell %s not restorable", len(t.Commands), plural(len(t.Commands), "command", "commands")))
+		notes = append(notes, plural(len(t.Commands), "shell command")+" not restorable")
 	}
 	s := fmt.Sprintf("turn %d  %s", t.N, prompt)
 	if len(notes) > 0 {
 		s += "  · " + strings.Join(notes, " · ")
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // escIdle handles Esc with no turn running: pressed twice in a row, it

@@ -20,8 +20,11 @@ type Options struct {
 	Demo string
 	// Prefill puts text in the input box without sending it.
 	Prefill string
-	In      io.Reader
-	Out     io.Writer
+	// PickSession opens the list of this project's sessions at start, as
+	// /resume does (ponder -r without an id).
+	PickSession bool
+	In          io.Reader
+	Out         io.Writer
 }
 
 // Run shows the interface until the user quits.
@@ -50,11 +53,9 @@ func Run(ctx context.Context, o Options) error {
 	// too, which stops and waits for its running turn.
 	defer func() { _ = m.app.Close() }()
 	defer m.Close()
-	m.demo, m.first = o.Demo, o.Prompt
+	m.demo, m.first, m.pickAtStart = o.Demo, o.Prompt, o.PickSession
 	m.askPending = a.HasPendingPlan()
-	if o.Prefill != "" {
-		m.in.SetValue(o.Prefill)
-	}
+	m.prefill(o.Prefill)
 	a.SetTaskHint(o.Prompt)
 	if err := a.Start(); err != nil {
 		return err
@@ -71,4 +72,14 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("terminal interface: %w", err)
 	}
 	return nil
+}
+
+// prefill types text into the input box for the user, and says how to
+// send it.
+func (m *Model) prefill(text string) {
+	if text == "" {
+		return
+	}
+	m.in.SetValue(text)
+	m.hint = "Press Enter to send the request below (or edit it first)."
 }

@@ -58,7 +58,7 @@ func (m *Model) bottom(w int) []string {
 	if m.hint != "" {
 		out = append(out, m.th.warn.Render(ansi.Truncate(m.hint, w, "…")))
 	}
-	if hint := m.planHint(w); hint != "" {
+	if hint := m.planHint(w); hint != "" && m.activeDialog() == nil {
 		out = append(out, hint)
 	}
 	if d := m.activeDialog(); d != nil {
@@ -77,9 +77,14 @@ func (m *Model) bottom(w int) []string {
 }
 
 func (m *Model) spinnerLine(w int, waiting bool) string {
-	el := m.now().Sub(m.turnStart).Truncate(time.Second)
+	now := m.now()
+	worked := now.Sub(m.turnStart) - m.waited
+	if !m.waitSince.IsZero() {
+		worked -= now.Sub(m.waitSince)
+	}
+	el := max(0, worked).Truncate(time.Second)
 	if waiting {
-		return m.th.accent.Render(ansi.Truncate(fmt.Sprintf("… Waiting for your answer · %s", el), w, "…"))
+		return m.th.accent.Render(ansi.Truncate("… Waiting for your answer · esc dismisses", w, "…"))
 	}
 	s := fmt.Sprintf("%s Working… %s", spinnerFrames[m.frame%len(spinnerFrames)], el)
 	if m.tokens > 0 {

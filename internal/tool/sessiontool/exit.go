@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/tool"
@@ -21,23 +22,35 @@ type ExitPlanMode struct {
 	tool.Meta
 	Plan *planmode.Session
 	Ask  permission.Asker
+	// Impl judges the permissions a plan asks for and applies what an
+	// approval grants; nil refuses plans that ask for permissions.
+	Impl Implementer
 }
 
-// NewExitPlanMode returns the tool. Its input is an empty object; it runs
-// alone, as an approval changes the mode other calls run in.
-func NewExitPlanMode(plan *planmode.Session, ask permission.Asker) ExitPlanMode {
-	return ExitPlanMode{Meta: noInput("ExitPlanMode", exitDescription, false), Plan: plan, Ask: ask}
+// NewExitPlanMode returns the tool. Its input may list the permissions
+// the implementation will need; it runs alone, as an approval changes the
+// mode other calls run in.
+func NewExitPlanMode(plan *planmode.Session, ask permission.Asker, impl Implementer) ExitPlanMode {
+	return ExitPlanMode{Meta: tool.Meta{ToolName: "ExitPlanMode", ToolKind: permission.KindNone, Doc: exitDescription,
+		InputSchema: json.RawMessage(exitSchema)}, Plan: plan, Ask: ask, Impl: impl}
 }
 
-// Prepare rejects any input field.
+// Prepare reads the permissions the plan asks for; any other field is an
+// error. Each rule is judged now, so a rule that does not parse is the
+// model's to fix before anyone is asked.
 func (t ExitPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
-	if _, err := tool.Decode[struct{}](input); err != nil {
+	in, err := tool.Decode[exitInput](input)
+	if err != nil {
 		return nil, err
 	}
-	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env) }}, nil
+	perms, err := t.judge(in.Permissions)
+	if err != nil {
+		return nil, err
+	}
+	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env, perms) }}, nil
 }
 
-func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
+func (t ExitPlanMode) run(ctx context.Context, env *tool.Env, perms []event.PlanPermission) tool.Result {
 	if env.AgentID != "" {
 		return tool.Result{Content: planmode.SubagentExitResult, Summary: "done"}
 	}
@@ -49,8 +62,10 @@ func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
 	if !ok || strings.TrimSpace(plan) == "" {
 		return tool.Errorf("%s", planmode.NoPlanResult(path))
 	}
-	t.Plan.RequestExit("", plan)
-	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, ToolUseID: tool.CallID(ctx), Plan: plan, PlanFile: path, Options: t.Plan.Options()})
+	t.Plan.RequestExit("", plan, perms)
+	q := Question(t.Plan, t.Impl, plan, perms)
+	q.ToolUseID = tool.CallID(ctx)
+	ans, err := t.Ask.Ask(ctx, q)
 	switch {
 	case errors.Is(err, planmode.ErrApprovalPending):
 		content := planmode.PendingResult
@@ -59,35 +74,63 @@ func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
 			content = planmode.LeadPendingResult(path, lead)
 		}
 		return tool.Result{Content: content, Stop: tool.StopPending, Summary: "awaiting approval",
-			Pending: &tool.PendingPlan{Plan: plan, PlanFile: path}}
+			Pending: &tool.PendingPlan{Plan: plan, PlanFile: path, Permissions: perms}}
 	case err != nil:
 		_ = t.Plan.Reject("", nil, true)
 		return tool.Result{Content: planmode.InterruptedResult, IsError: true, Summary: "not approved"}
 	}
-	return Answer(t.Plan, ans)
+	return Answer(t.Plan, t.Impl, perms, ans)
 }
 
 // Answer applies an answer to a plan approval and returns the result the
 // model gets. The headless resume path uses it too, so an approval given
-// later has exactly the effect of one given at once.
-func Answer(plan *planmode.Session, ans permission.Answer) tool.Result {
+// later has exactly the effect of one given at once. An approval grants
+// the permissions the answer picks (see PickGrants) and switches to the
+// model it names, once the mode has changed; a rejection, or comments on
+// lines, keep plan mode on.
+func Answer(plan *planmode.Session, impl Implementer, perms []event.PlanPermission, ans permission.Answer) tool.Result {
 	option := ans.Option
-	if option == "" && ans.Feedback != "" {
+	if option == "" && (ans.Feedback != "" || len(ans.Annotations) > 0) {
 		option = planmode.OptionReject
 	}
 	if option == planmode.OptionReject {
-		if err := plan.Reject(ans.Feedback, ans.EditedPlan, false); err != nil {
+		text, err := plan.SendBack(planmode.Feedback{Text: ans.Feedback, Edited: ans.EditedPlan, Annotations: ans.Annotations})
+		if err != nil {
 			return tool.Errorf("The plan was not approved, and saving the edited plan failed: %v", err)
 		}
-		return tool.Result{Content: planmode.RejectedResult(ans.Feedback, ans.EditedPlan != nil), IsError: true, Summary: "rejected"}
+		return tool.Result{Content: text, IsError: true, Summary: "sent back"}
 	}
-	a, err := plan.Approve(option, ans.EditedPlan)
+	grants := PickGrants(perms, ans.Grant)
+	if impl == nil {
+		grants = nil
+	}
+	model := strings.TrimSpace(ans.Model)
+	if model != "" && (impl == nil || impl.CheckModel(model) != nil) {
+		model = ""
+	}
+	a, err := plan.ApproveWith(option, ans.EditedPlan, model, grants)
 	if err != nil {
 		_ = plan.Reject(err.Error(), nil, false)
 		return tool.Errorf("The plan was not approved: %v. Plan mode is still on.", err)
 	}
+	if impl != nil {
+		impl.Implement(model, grants)
+	}
 	if a.ClearContext {
 		return tool.Result{Content: planmode.ClearedResult, Stop: tool.StopClearContext, Summary: "approved"}
 	}
-	return tool.Result{Content: planmode.ApprovedResult(a), Summary: "approved (" + string(a.Mode) + ")"}
+	return tool.Result{Content: planmode.ApprovedResult(a), Summary: "approved: " + modeWords(a.Mode)}
+}
+
+// modeWords is a mode as the summary line of an approval says it.
+func modeWords(m permission.Mode) string {
+	switch m {
+	case permission.ModeAcceptEdits:
+		return "edits accepted"
+	case permission.ModeDefault:
+		return "each edit asks"
+	case permission.ModeBypass:
+		return "permissions bypassed"
+	}
+	return m.Title()
 }

@@ -81,7 +81,7 @@ func TestEnterPlanModeDeclined(t *testing.T) {
 func TestExitPlanModeRefusals(t *testing.T) {
 	plan := newPlan(t)
 	ask := &scripted{ans: permission.Answer{Option: planmode.OptionAcceptEdits}}
-	exit := NewExitPlanMode(plan, ask)
+	exit := NewExitPlanMode(plan, ask, nil)
 	if res := run(t, exit, mainEnv, `{}`); !res.IsError || !strings.Contains(res.Content, "not on") {
 		t.Fatalf("outside plan mode: %+v", res)
 	}
@@ -125,9 +125,13 @@ func TestExitPlanModeOutcomes(t *testing.T) {
 			plan.SetMode(permission.ModePlan, planmode.ViaFlag)
 			os.WriteFile(plan.PlanFile(""), []byte("# Plan\n1. step"), 0o644)
 			ask := &scripted{ans: tc.ans, err: tc.err}
-			res := run(t, NewExitPlanMode(plan, ask), mainEnv, `{}`)
+			res := run(t, NewExitPlanMode(plan, ask, nil), mainEnv, `{}`)
 			if plan.Mode() != tc.mode || res.IsError != tc.isErr || res.Stop != tc.stop || !strings.Contains(res.Content, tc.contains) {
 				t.Fatalf("mode %s result %+v", plan.Mode(), res)
+			}
+			// The summary a user sees says what happened in words.
+			if want := map[string]string{"manual": "approved: each edit asks", "accept edits": "approved: edits accepted", "reject": "sent back"}[tc.name]; want != "" && res.Summary != want {
+				t.Fatalf("summary %q, want %q", res.Summary, want)
 			}
 			q := ask.asked[0]
 			if q.Kind != permission.AskPlanExit || q.Plan != "# Plan\n1. step" || q.PlanFile != plan.PlanFile("") || len(q.Options) < 4 {
@@ -146,7 +150,7 @@ func TestExitPlanModeInSubagentNeedsNoApproval(t *testing.T) {
 	plan := newPlan(t)
 	plan.SetMode(permission.ModePlan, planmode.ViaFlag)
 	ask := &scripted{}
-	res := run(t, NewExitPlanMode(plan, ask), &tool.Env{AgentID: "a1"}, `{}`)
+	res := run(t, NewExitPlanMode(plan, ask, nil), &tool.Env{AgentID: "a1"}, `{}`)
 	if res.IsError || len(ask.asked) != 0 || plan.Mode() != permission.ModePlan || !strings.Contains(res.Content, "done") {
 		t.Fatalf("subagent exit %+v", res)
 	}
