@@ -74,6 +74,11 @@ type Confinement struct {
 	// up names; the hosts it reaches are the permission rules' to judge.
 	// Without sandbox.network, a confined command has no network else.
 	Ports []uint16
+	// Lookup says a fetch names a host that must be looked up, so the
+	// command may also open UDP sockets for DNS. Where Landlock cannot
+	// limit UDP (below ABI 10), such a command may send datagrams to any
+	// host and port while it runs; without Lookup it opens no UDP socket.
+	Lookup bool
 }
 
 // confiner is one mechanism's way of wrapping a command.

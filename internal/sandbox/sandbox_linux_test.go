@@ -123,6 +123,10 @@ func helper(action, arg string) string {
 		return res(err)
 	case "int80":
 		return "skipped"
+	default:
+		if r, ok := helperMore(action, arg); ok {
+			return res(r)
+		}
 	}
 	return "unknown action " + action
 }
