@@ -173,7 +173,7 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 	}
 	switch d.Behavior {
 	case permission.Allow:
-		return tool.Result{}, tool.Confinement{Sandbox: d.Sandbox, Ports: d.Ports}, true
+		return tool.Result{}, tool.ConfinementFor(d), true
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
@@ -193,7 +193,7 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 			if ans.Always && q.Suggest != "" {
 				_ = a.cfg.Perm.AddAllow(q.Suggest)
 			}
-			return tool.Result{}, tool.Confinement{Sandbox: d.Sandbox, Ports: d.Ports}, true
+			return tool.Result{}, tool.ConfinementFor(d), true
 		}
 		d.Rule = "user"
 	}

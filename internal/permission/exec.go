@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"slices"
 	"strconv"
@@ -253,17 +254,39 @@ func (e *Engine) fetchesAllowed(class shellclass.Result) (string, bool) {
 }
 
 // withFetchPorts adds to a decision that lets a shell line run the ports
-// its fetches connect to.
+// its fetches connect to, and whether any of them must look its host up.
 func withFetchPorts(d Decision, class shellclass.Result) Decision {
 	if d.Behavior != Allow {
 		return d
 	}
 	for _, f := range class.Fetches {
-		if p := fetchPort(f.URL); p != 0 && !slices.Contains(d.Ports, p) {
+		p := fetchPort(f.URL)
+		if p == 0 {
+			continue
+		}
+		if !slices.Contains(d.Ports, p) {
 			d.Ports = append(d.Ports, p)
+		}
+		if needsLookup(f.URL) {
+			d.Lookup = true
 		}
 	}
 	return d
+}
+
+// needsLookup reports whether fetching rawURL asks DNS for its host: not
+// for an IP address in any form the rules accept, nor for localhost and
+// its subdomains, which resolvers answer without asking anyone.
+func needsLookup(rawURL string) bool {
+	u, err := normalizeURL(rawURL)
+	if err != nil {
+		return true
+	}
+	h := strings.Trim(u.host, "[]")
+	if net.ParseIP(h) != nil {
+		return false
+	}
+	return h != "localhost" && !strings.HasSuffix(h, ".localhost")
 }
 
 // fetchPort is the TCP port a fetch of rawURL connects to, or 0.

@@ -56,7 +56,7 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	scope := c.opts.Processes.Begin()
 	var in *sandbox.Confinement
 	if confine.Sandbox {
-		in = &sandbox.Confinement{Ports: confine.Ports}
+		in = &sandbox.Confinement{Ports: confine.Ports, Lookup: confine.Lookup}
 	}
 	proc, err := c.opts.Sandbox.Start(cmd, in)
 	wr.Close()
