@@ -67,7 +67,7 @@ func Resume(n, runs int) (Pair, error) {
 		if err != nil {
 			return Pair{}, err
 		}
-		if got := len(a.Main().History()); got != n {
+		if got := len(a.History()); got != n {
 			return Pair{}, fmt.Errorf("resumed %d messages, want %d", got, n)
 		}
 		subject = append(subject, time.Since(start))

@@ -148,7 +148,7 @@ func Harness(turns int) (perRequest, fake time.Duration, err error) {
 	// The fake's own share: replay the same requests against a fresh fake.
 	replay := fakemodel.NewProvider(fakemodel.Script{Replies: []fakemodel.Reply{{Times: -1, Text: "x"}}})
 	reqs := prov.Requests()
-	hist := a.Main().History()
+	hist := llmMessages(a.History())
 	start = time.Now()
 	for range reqs {
 		for range replay.Stream(ctx, fakeRequest(hist)) {

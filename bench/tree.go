@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/llm"
 )
 
@@ -65,4 +66,18 @@ func summarise(times []time.Duration) Stats {
 
 func fakeRequest(history []llm.Message) llm.Request {
 	return llm.Request{Model: "m", Messages: history}
+}
+
+// llmMessages turns a conversation as front ends see it back into the
+// provider's messages, to replay it.
+func llmMessages(msgs []event.Message) []llm.Message {
+	out := make([]llm.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = llm.Message{Role: llm.Role(m.Role)}
+		for _, b := range m.Content {
+			out[i].Content = append(out[i].Content, llm.Block{Type: llm.BlockType(b.Type), Text: b.Text, ID: b.ID, Name: b.Name,
+				Input: b.Input, ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError, Reminder: b.Reminder})
+		}
+	}
+	return out
 }

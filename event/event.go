@@ -22,8 +22,16 @@ type Event interface {
 	Kind() string
 }
 
+// The types of Block.
+const (
+	BlockText       = "text"
+	BlockToolUse    = "tool_use"
+	BlockToolResult = "tool_result"
+)
+
 // Block is one piece of a message, shaped like the Anthropic Messages API
-// so that stream-json consumers meet a familiar format.
+// so that stream-json consumers meet a familiar format. Type is one of
+// the Block* constants.
 type Block struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text,omitempty"`
@@ -33,6 +41,9 @@ type Block struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
+	// Reminder names the reminder a text block carries (ponder's note to
+	// the model, not the user's words), such as "plan_mode".
+	Reminder string `json:"reminder,omitempty"`
 }
 
 // Message is a whole message of the conversation.
@@ -58,9 +69,12 @@ type SessionStarted struct {
 	Tools     []string `json:"tools"`
 	Resumed   bool     `json:"resumed,omitempty"`
 	// Sandbox names the OS sandbox that confines commands run without a
-	// yes: "landlock", "bwrap", "seatbelt" or "none".
+	// yes: "landlock", "bwrap", "seatbelt" or SandboxNone.
 	Sandbox string `json:"sandbox"`
 }
+
+// SandboxNone is the sandbox named when commands cannot be confined.
+const SandboxNone = "none"
 
 // TextDelta is a piece of assistant text as it streams. Deltas may be
 // dropped under load; the AssistantMessage that follows is complete.
@@ -101,7 +115,10 @@ type ToolStarted struct {
 	Input   json.RawMessage `json:"input"`
 }
 
-// ToolFinished carries a tool call's result.
+// ToolFinished carries the result of a tool call that was not refused:
+// one that ran, failed to start (its input was invalid), or never ran
+// because the turn ended first. Every call ends in exactly one
+// ToolFinished or one ToolRefused.
 type ToolFinished struct {
 	AgentID  string        `json:"agent_id,omitempty"`
 	ID       string        `json:"id"`
@@ -109,13 +126,33 @@ type ToolFinished struct {
 	Content  string        `json:"content"`
 	Summary  string        `json:"summary,omitempty"`
 	IsError  bool          `json:"is_error,omitempty"`
-	Refused  bool          `json:"refused,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
-	// Data holds structured details (a todo list, a diff) for displays.
-	Data any `json:"data,omitempty"`
+	// Todos is the list a TodoWrite call saved.
+	Todos []TodoItem `json:"todos,omitempty"`
+	// Answers are the user's answers to an AskUserQuestion call, by
+	// question.
+	Answers map[string]string `json:"answers,omitempty"`
 }
 
-// ToolRefused says a tool call was refused and nothing ran.
+// TodoStatus is where a todo item stands.
+type TodoStatus string
+
+// The statuses a todo item moves through.
+const (
+	TodoPending    TodoStatus = "pending"
+	TodoInProgress TodoStatus = "in_progress"
+	TodoCompleted  TodoStatus = "completed"
+)
+
+// TodoItem is one entry of an agent's todo list.
+type TodoItem struct {
+	Content    string     `json:"content"`
+	Status     TodoStatus `json:"status"`
+	ActiveForm string     `json:"activeForm"`
+}
+
+// ToolRefused says a tool call was refused and nothing ran. It is the
+// only event of a refused call.
 type ToolRefused struct {
 	AgentID  string          `json:"agent_id,omitempty"`
 	ID       string          `json:"id"`

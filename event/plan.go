@@ -1,7 +1,7 @@
 package event
 
 // ModeChanged says the permission mode changed, and through which path
-// (tool, approval, flag, control, tui, sdk, resume, clear).
+// (tool, approval, flag, settings, control, tui, slash, sdk, resume).
 type ModeChanged struct {
 	From string `json:"from"`
 	To   string `json:"to"`
@@ -59,3 +59,30 @@ func (PlanApproved) Kind() string      { return "plan_approved" }
 func (PlanRejected) Kind() string      { return "plan_rejected" }
 func (PlanImplement) Kind() string     { return "plan_implement" }
 func (PlanPhase) Kind() string         { return "plan_phase" }
+
+// The permission modes, by the names events and hosts use.
+const (
+	ModeDefault     = "default"
+	ModeAcceptEdits = "acceptEdits"
+	ModePlan        = "plan"
+	ModeBypass      = "bypassPermissions"
+)
+
+// The ways to answer a plan approval (Answer.Option), by id. Which of them
+// a question offers is in its Options.
+const (
+	// OptionAcceptEdits approves; edits then pass without asking.
+	OptionAcceptEdits = "accept-edits"
+	// OptionManual approves; each edit then asks first.
+	OptionManual = "manual"
+	// OptionClearContext approves and starts implementing in a fresh
+	// conversation from the plan alone.
+	OptionClearContext = "clear-context"
+	// OptionBypass approves and bypasses permissions (only where the
+	// command line allowed it).
+	OptionBypass = "bypass"
+	// OptionApprove approves and returns to the mode before plan mode.
+	OptionApprove = "approve"
+	// OptionReject sends the plan back, with Answer.Feedback.
+	OptionReject = "reject"
+)

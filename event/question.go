@@ -85,11 +85,24 @@ type QuestionAsked struct {
 	Question Question `json:"question"`
 }
 
-// QuestionClosed says a question no longer waits: it was answered,
-// dismissed, or withdrawn because the turn was interrupted.
+// QuestionClosed says a question no longer waits, and how it ended. Every
+// QuestionAsked is followed by one QuestionClosed.
 type QuestionClosed struct {
-	ID string `json:"id"`
+	ID  string `json:"id"`
+	How string `json:"how"`
 }
+
+// How a question ends.
+const (
+	// Answered: an answer came.
+	Answered = "answered"
+	// Dismissed: whoever was asked closed it without an answer.
+	Dismissed = "dismissed"
+	// Cancelled: the turn that asked it was interrupted.
+	Cancelled = "cancelled"
+	// Closed: the session, or its answerer, went away.
+	Closed = "closed"
+)
 
 func (QuestionAsked) Kind() string  { return "question" }
 func (QuestionClosed) Kind() string { return "question_closed" }

@@ -35,10 +35,11 @@ type Config struct {
 	MaxTurns int
 
 	Tools *tool.Registry
-	// Offer says whether a tool is offered to the model in a mode; nil
-	// offers every tool.
-	Offer func(t tool.Tool, mode permission.Mode) bool
-	Env   *tool.Env
+	// Available says whether the session has a tool for this agent in a
+	// mode (nil: every tool of the registry). What the model is offered
+	// is what the permission engine lets through of these (see Offered).
+	Available func(t tool.Tool, mode permission.Mode) bool
+	Env       *tool.Env
 
 	Perm *permission.Engine
 	Plan *planmode.Session

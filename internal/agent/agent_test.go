@@ -25,6 +25,7 @@ type probe struct {
 }
 
 func (p probe) Name() string            { return p.name }
+func (p probe) Kind() permission.Kind   { return p.kind }
 func (p probe) Description() string     { return "test tool" }
 func (p probe) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
 func (p probe) ConcurrencySafe() bool   { return p.safe }
@@ -38,7 +39,7 @@ type probeCall struct {
 }
 
 func (c probeCall) Access() permission.Access {
-	return permission.Access{Tool: c.p.name, Kind: c.p.kind, Paths: []string{"/tmp/x"}}
+	return permission.Access{Paths: []string{"/tmp/x"}}
 }
 func (c probeCall) Run(ctx context.Context) tool.Result { return c.p.run(ctx, c.in) }
 
@@ -238,5 +239,82 @@ func TestMaxTurnsStopsTheLoop(t *testing.T) {
 	res, err := h.agent.Run(context.Background(), "go")
 	if err != nil || res.StopReason != StopMaxTurns || res.Requests != 2 || len(h.prov.Requests()) != 2 {
 		t.Fatalf("Run = %+v, %v, %d requests", res, err, len(h.prov.Requests()))
+	}
+}
+
+// endings counts, per call id, the events that ended it.
+func (h *harness) endings() map[string][]string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := map[string][]string{}
+	for _, e := range h.events {
+		switch e := e.(type) {
+		case event.ToolRefused:
+			out[e.ID] = append(out[e.ID], "refused")
+		case event.ToolFinished:
+			out[e.ID] = append(out[e.ID], "finished")
+		}
+	}
+	return out
+}
+
+// Every call ends in exactly one event: a refusal (by the permission
+// engine, for a tool denied, not offered or unknown) is one ToolRefused
+// and nothing more; anything else is one ToolFinished, calls that never
+// ran included.
+func TestEveryCallEndsInOneEvent(t *testing.T) {
+	ok := func(context.Context, json.RawMessage) tool.Result { return tool.Result{Content: "ok"} }
+	look := probe{name: "Look", kind: permission.KindRead, run: ok}
+	write := probe{name: "Write", kind: permission.KindWrite, run: ok}
+	hidden := probe{name: "Hidden", kind: permission.KindNone, run: ok}
+	h := newHarness(t, permission.ModePlan, []tool.Tool{look, write, hidden},
+		fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{
+			{Name: "Look", Input: map[string]any{}},
+			{Name: "Write", Input: map[string]any{}},
+			{Name: "Hidden", Input: map[string]any{}},
+			{Name: "Teleport", Input: map[string]any{}},
+			{Name: "Look", RawInput: `{"broken`},
+		}},
+		fakemodel.Reply{Text: "done"})
+	h.agent.cfg.Available = func(t tool.Tool, _ permission.Mode) bool { return t.Name() != "Hidden" }
+	h.agent.cfg.Plan.SetMode(permission.ModePlan, planmode.ViaFlag)
+	if _, err := h.agent.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if offered := h.prov.Requests()[0].Tools; len(offered) != 2 {
+		t.Errorf("offered %v; Hidden is not available", offered)
+	}
+	ids := h.prov.Requests()[1].LastUser().ToolResults
+	want := []string{"finished", "refused", "refused", "refused", "finished"}
+	got := h.endings()
+	for i, r := range ids {
+		if e := got[r.ToolUseID]; len(e) != 1 || e[0] != want[i] {
+			t.Errorf("call %d (%q) ended with %v, want one %s", i, r.Content, e, want[i])
+		}
+	}
+}
+
+func TestCallsThatNeverRanFinishToo(t *testing.T) {
+	started := make(chan struct{})
+	wait := probe{name: "Wait", kind: permission.KindRead, run: func(ctx context.Context, _ json.RawMessage) tool.Result {
+		close(started)
+		<-ctx.Done()
+		return tool.Errorf("interrupted")
+	}}
+	later := probe{name: "Later", kind: permission.KindNone, run: func(context.Context, json.RawMessage) tool.Result { return tool.Result{} }}
+	h := newHarness(t, permission.ModeDefault, []tool.Tool{wait, later}, fakemodel.Reply{ToolCalls: calls("Wait", "Later", "Later")})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	if _, err := h.agent.Run(ctx, "go"); err != nil {
+		t.Fatal(err)
+	}
+	endings := h.endings()
+	if len(endings) != 3 {
+		t.Fatalf("endings %v", endings)
+	}
+	for id, e := range endings {
+		if len(e) != 1 || e[0] != "finished" {
+			t.Errorf("call %s ended with %v", id, e)
+		}
 	}
 }

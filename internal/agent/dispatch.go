@@ -13,7 +13,6 @@ import (
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -56,8 +55,10 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 		for k := i; k < j; k++ {
 			switch results[k].Stop {
 			case tool.StopPending:
-				pe, _ := results[k].Data.(planmode.PendingExit)
-				stop.pending = &session.Pending{ToolUseID: uses[k].ID, Plan: pe.Plan, PlanFile: pe.PlanFile, CallIndex: k}
+				stop.pending = &session.Pending{ToolUseID: uses[k].ID, CallIndex: k}
+				if p := results[k].Pending; p != nil {
+					stop.pending.Plan, stop.pending.PlanFile = p.Plan, p.PlanFile
+				}
 			case tool.StopClearContext:
 				stop.clear = true
 			}
@@ -68,7 +69,9 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 	for k, u := range uses {
 		r := results[k]
 		if !ran[k] {
+			// A call that never ran ends too, so front ends close it.
 			r = notRun(ctx, stop)
+			a.cfg.Emit(finished(a.cfg.ID, u, r, 0))
 		}
 		b := llm.Block{Type: llm.BlockToolResult, ToolUseID: u.ID, Content: r.Content, IsError: r.IsError}
 		if stop.pending != nil && k == stop.pending.CallIndex {
@@ -98,31 +101,40 @@ func (a *Agent) concurrent(use llm.Block) bool {
 	return !ok || t.ConcurrencySafe()
 }
 
-// runOne prepares, gates and runs one call. A panic in a tool becomes an
-// error result, like every other failure the model can react to.
+// runOne prepares, gates and runs one call. Every call ends in exactly one
+// event: ToolRefused when the permission engine (or the user) refused it,
+// else ToolFinished. A panic in a tool becomes an error result, like
+// every other failure the model can react to.
 func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	start := time.Now()
+	refused := false
 	defer func() {
 		if p := recover(); p != nil {
 			res = tool.Errorf("%s failed unexpectedly (%v). This is a bug in ponder; the call may have done part of its work.", use.Name, p)
 			a.cfg.Emit(event.Notice{Level: "warning", Text: fmt.Sprintf("tool %s panicked: %v\n%s", use.Name, p, debug.Stack())})
+			refused = false
 		}
-		a.cfg.Emit(event.ToolFinished{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Content: res.Content, Summary: res.Summary,
-			IsError: res.IsError, Duration: time.Since(start), Data: res.Data})
+		if !refused {
+			a.cfg.Emit(finished(a.cfg.ID, use, res, time.Since(start)))
+		}
 	}()
-	mode := a.mode()
-	t, ok := a.cfg.Tools.Get(use.Name)
-	denied := ok && slices.Contains(a.cfg.DeniedTools, use.Name)
-	switch {
-	case !ok:
-		return tool.Errorf("There is no tool named %q. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
-	case denied:
-		// The permission engine refuses it below, with its reason and
-		// event; the input need not even parse.
-		refusal, _, _ := a.gate(ctx, use, permission.Access{Tool: use.Name}, nil, a.permContext())
-		return refusal
-	case !a.offered(t, mode):
-		return tool.Errorf("%s is not available here and now. Available tools: %s.", use.Name, strings.Join(a.offeredNames(mode), ", "))
+	pc := a.permContext()
+	t, known := a.cfg.Tools.Get(use.Name)
+	if !slices.Contains(pc.Offered, use.Name) {
+		// The engine refuses a tool it did not offer, whatever the
+		// input says, and tells the model why; the input need not even
+		// parse.
+		access := permission.Access{Tool: use.Name}
+		if known {
+			access.Kind = t.Kind()
+		}
+		res, _, refused = a.gate(ctx, use, access, nil, pc)
+		if refused {
+			return res
+		}
+	}
+	if !known {
+		return tool.Errorf("There is no tool named %q.", use.Name)
 	}
 	if use.InvalidInput != "" {
 		return tool.Errorf("Invalid input for %s: the input is not valid JSON: %s", use.Name, excerpt(use.InvalidInput, 200))
@@ -132,14 +144,13 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 		return tool.Errorf("Invalid input for %s: %v", use.Name, err)
 	}
 	access := call.Access()
-	access.Tool = use.Name
-	pc := a.permContext()
-	refusal, confine, ok := a.gate(ctx, use, access, call, pc)
-	if !ok {
-		return refusal
+	access.Tool, access.Kind = t.Name(), t.Kind()
+	res, confine, refused := a.gate(ctx, use, access, call, pc)
+	if refused || res.IsError {
+		return res
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
-	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc})
+	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc, Tool: t.Name(), Kind: t.Kind()})
 	res = call.Run(tool.WithConfinement(runCtx, confine))
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
@@ -150,30 +161,28 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	return res
 }
 
-func (a *Agent) offeredNames(mode permission.Mode) []string {
-	var out []string
-	for _, t := range a.cfg.Tools.All() {
-		if a.offered(t, mode) {
-			out = append(out, t.Name())
-		}
-	}
-	return out
+// finished is the event that ends a call that was not refused.
+func finished(agentID string, use llm.Block, res tool.Result, took time.Duration) event.ToolFinished {
+	return event.ToolFinished{AgentID: agentID, ID: use.ID, Name: use.Name, Content: res.Content, Summary: res.Summary,
+		IsError: res.IsError, Duration: took, Todos: res.Todos, Answers: res.Answers}
 }
 
 // gate asks the permission engine about a call, validates calls that are
-// not refused, and asks the user when the engine says ask. It returns the
-// result to give the model when the call may not run, and otherwise how
-// the engine ruled that it must run (in the OS sandbox or not).
-func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (tool.Result, tool.Confinement, bool) {
+// not refused, and asks the user when the engine says ask. It returns an
+// error result when the call may not run, with refused set when that is
+// a refusal (then it has emitted ToolRefused), and otherwise how the
+// engine ruled that it must run (in the OS sandbox or not). A call that
+// was not prepared (nil) is only ever refused.
+func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (res tool.Result, confine tool.Confinement, refused bool) {
 	d := a.cfg.Perm.Decide(pc, access)
-	if v, ok := call.(tool.Validator); ok && call != nil && d.Behavior != permission.Deny {
+	if v, ok := call.(tool.Validator); ok && d.Behavior != permission.Deny {
 		if err := v.Validate(); err != nil {
 			return tool.Errorf("%s cannot run: %v", use.Name, err), tool.Confinement{}, false
 		}
 	}
 	switch d.Behavior {
 	case permission.Allow:
-		return tool.Result{}, tool.ConfinementFor(d), true
+		return tool.Result{}, tool.ConfinementFor(d), false
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
@@ -193,27 +202,29 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 			if ans.Always && q.Suggest != "" {
 				_ = a.cfg.Perm.AddAllow(q.Suggest)
 			}
-			return tool.Result{}, tool.ConfinementFor(d), true
+			return tool.Result{}, tool.ConfinementFor(d), false
 		}
 		d.Rule = "user"
 	}
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
-	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, tool.Confinement{}, false
+	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, tool.Confinement{}, true
 }
 
 // permContext is what the permission engine needs to know about this
-// agent and the session's mode now.
+// agent and the session's mode now, the tools offered to it included.
 func (a *Agent) permContext() permission.Context {
 	pc := permission.Context{
 		Mode:          a.mode(),
 		ReadOnlyAgent: a.cfg.ReadOnly,
 		AgentType:     a.cfg.Type,
+		Subagent:      a.cfg.ID != "",
 		DeniedTools:   a.cfg.DeniedTools,
 	}
 	if pc.Mode == permission.ModePlan && a.cfg.Plan != nil {
 		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
 	}
+	pc.Offered = Names(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc))
 	return pc
 }
 

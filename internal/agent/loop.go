@@ -68,12 +68,12 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 
 // request sends the conversation to the model and streams the answer.
 func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
-	mode := a.mode()
+	pc := a.permContext()
 	req := llm.Request{
-		Model:     a.cfg.Model(mode),
+		Model:     a.cfg.Model(pc.Mode),
 		System:    a.cfg.System,
 		Messages:  a.History(),
-		Tools:     a.cfg.Tools.Specs(func(t tool.Tool) bool { return a.offered(t, mode) }),
+		Tools:     specs(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc)),
 		MaxTokens: a.cfg.MaxTokens,
 	}
 	var resp *llm.Response
@@ -93,7 +93,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 	if resp == nil {
 		return nil, llm.StreamBrokenError(a.cfg.Provider.Name(), errors.New("no response"))
 	}
-	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: toEventMessage(resp.Message), Model: req.Model, Usage: toEventUsage(resp.Usage)})
+	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: EventMessage(resp.Message), Model: req.Model, Usage: EventUsage(resp.Usage)})
 	return resp, nil
 }
 
@@ -104,8 +104,13 @@ func (a *Agent) mode() permission.Mode {
 	return a.cfg.Plan.Mode()
 }
 
-func (a *Agent) offered(t tool.Tool, mode permission.Mode) bool {
-	return a.cfg.Offer == nil || a.cfg.Offer(t, mode)
+// specs describes tools to the model.
+func specs(tools []tool.Tool) []llm.ToolSpec {
+	out := make([]llm.ToolSpec, len(tools))
+	for i, t := range tools {
+		out[i] = llm.ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}
+	}
+	return out
 }
 
 // appendUser adds a user message carrying content and, if asked, whatever
@@ -118,7 +123,7 @@ func (a *Agent) appendUser(content []llm.Block, withReminders bool) error {
 	a.mu.Lock()
 	a.history = append(a.history, msg)
 	a.mu.Unlock()
-	a.cfg.Emit(event.UserMessage{AgentID: a.cfg.ID, Message: toEventMessage(msg)})
+	a.cfg.Emit(event.UserMessage{AgentID: a.cfg.ID, Message: EventMessage(msg)})
 	return a.log(session.Entry{Type: session.TypeMessage, Message: &msg})
 }
 

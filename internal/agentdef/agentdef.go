@@ -7,6 +7,8 @@ package agentdef
 import (
 	"slices"
 	"sort"
+
+	"github.com/ponder-agent/ponder/internal/permission"
 )
 
 // Model roles a definition can ask for instead of a model name.
@@ -34,7 +36,8 @@ type Definition struct {
 	Model string
 	// ReadOnly agents may only read: the permission engine holds them to
 	// it (read-only shell commands only, no writes), and in plan mode only
-	// read-only agents may be launched.
+	// read-only agents may be launched. Built-in agents declare it; for
+	// the others Judge decides it from their tools.
 	ReadOnly bool
 	// ForkContext starts the agent from a copy of the parent's
 	// conversation instead of the prompt alone.
@@ -46,10 +49,6 @@ type Definition struct {
 // neverForSubagents are tools no subagent gets: agents do not launch
 // agents, and only the main conversation enters plan mode.
 var neverForSubagents = []string{"Task", "EnterPlanMode"}
-
-// writerTools are tools that can change the system. A user-defined agent
-// allowed any of them is not read-only.
-var writerTools = []string{"Write", "Edit", "NotebookEdit", "Bash", "Task"}
 
 // ToolSet returns the tools an agent of this kind gets, from the tools
 // available in the current mode.
@@ -81,20 +80,37 @@ func (d Definition) Denied(all []string) []string {
 	return out
 }
 
-// onlyReads reports whether the agent's tools leave it no way to change
-// anything. Without a tool list an agent gets every tool, writers
-// included, unless it disallows them all.
-func (d Definition) onlyReads() bool {
-	candidates := d.Tools
-	if candidates == nil {
-		candidates = writerTools
+// onlyReads reports whether the tools the agent gets from those of the
+// session (by name, with the kind each declares) leave it no way to change
+// anything: each only reads, fetches, or acts on the session itself. An
+// agent with a shell is not read-only, since read-only would hold its
+// commands to reading. Without a tool list an agent gets every tool,
+// writers included, unless it disallows them.
+func (d Definition) onlyReads(tools map[string]permission.Kind) bool {
+	names := make([]string, 0, len(tools))
+	for name := range tools {
+		names = append(names, name)
 	}
-	for _, t := range candidates {
-		if slices.Contains(writerTools, t) && !slices.Contains(d.DisallowedTools, t) {
+	for _, t := range d.ToolSet(names) {
+		switch tools[t] {
+		case permission.KindNone, permission.KindRead, permission.KindNetwork:
+		default:
 			return false
 		}
 	}
 	return true
+}
+
+// Judge returns the definitions with ReadOnly set for every agent whose
+// tools can only read, judged by the kinds the session's tools declare. A
+// built-in agent that declares ReadOnly keeps it.
+func Judge(defs []Definition, tools map[string]permission.Kind) []Definition {
+	out := make([]Definition, len(defs))
+	for i, d := range defs {
+		d.ReadOnly = d.ReadOnly || d.onlyReads(tools)
+		out[i] = d
+	}
+	return out
 }
 
 // Set is the definitions available in a session, by name.

@@ -151,6 +151,5 @@ func Parse(data []byte, source string) (Definition, error) {
 	if d.Model == "" {
 		d.Model = ModelInherit
 	}
-	d.ReadOnly = d.onlyReads()
 	return d, nil
 }

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -72,9 +71,17 @@ type Options struct {
 	// channel, the SDK). Only then is EnterPlanMode offered, so the model
 	// cannot enter a plan mode nobody could approve its way out of.
 	Interactive bool
-	// Asker answers questions; nil uses the app's Broker, whose questions
-	// are published as events.
+	// PlanApproval answers plan approvals in a run that is not
+	// interactive (--plan-approval): PlanPending (the default) or an
+	// approval option. Every other question there gets no answer, so a
+	// call that needs a yes is refused.
+	PlanApproval string
+	// Asker answers questions instead; nil uses, for an interactive
+	// session, its broker, whose questions are published as events.
 	Asker permission.Asker
+	// PlanName names the plan file of a new session (without .md), in
+	// place of a made-up one; for demonstrations and tests.
+	PlanName string
 	// Sink receives every event synchronously, in order, besides the bus.
 	Sink func(event.Event)
 
@@ -90,38 +97,41 @@ type Options struct {
 	Sandbox *sandbox.Sandbox
 }
 
-// App is one running session.
+// App is one running session. Front ends see it through its methods
+// (frontend.go) and the events it publishes, nothing more.
 type App struct {
-	opts   Options
-	Config *config.Config
-	// Dir is the working directory: relative paths and commands start
-	// there. Root is the project root it belongs to (see
+	opts Options
+	cfg  *config.Config
+	// dir is the working directory: relative paths and commands start
+	// there. root is the project root it belongs to (see
 	// config.FindRoot): settings, rules and the plans directory are the
 	// project's.
-	Dir    string
-	Root   string
-	ID     string
-	Models Models
+	dir    string
+	root   string
+	id     string
+	models Models
 
-	Bus      *event.Bus
-	Broker   *permission.Broker
-	Perm     *permission.Engine
-	Plan     *planmode.Session
-	Provider llm.Provider
-	Tools    *tool.Registry
-	Log      *session.Writer
-	Store    session.Store
-	// Sandbox is the OS sandbox commands run in when they must.
-	Sandbox *sandbox.Sandbox
-	// Shells are the commands running in the background.
-	Shells *builtin.Shells
+	bus      *event.Bus
+	broker   *permission.Broker
+	perm     *permission.Engine
+	plan     *planmode.Session
+	provider llm.Provider
+	tools    *tool.Registry
+	log      *session.Writer
+	store    session.Store
+	// sandbox is the OS sandbox commands run in when they must.
+	sandbox *sandbox.Sandbox
+	// sandboxPolicy is what the permission engine is told of it.
+	sandboxPolicy permission.SandboxPolicy
+	// shells are the commands running in the background.
+	shells *builtin.Shells
 
-	// Warnings collected while starting (settings, transcript).
-	Warnings []string
+	// warnings collected while starting (settings, transcript).
+	warnings []string
 	// infos are things worth telling at start that are not problems.
 	infos []string
-	// Resumed says the session continues an earlier one.
-	Resumed bool
+	// resumed says the session continues an earlier one.
+	resumed bool
 
 	// sessionLock keeps other processes out of this session's transcript.
 	sessionLock *session.Lock
@@ -140,6 +150,12 @@ type App struct {
 
 // New builds a session from opts: a new one, or a resumed or forked one.
 func New(opts Options) (*App, error) {
+	if err := CheckPlanApproval(opts.PlanApproval); err != nil {
+		return nil, &UsageError{Msg: err.Error()}
+	}
+	if !validPlanName(opts.PlanName) {
+		return nil, &UsageError{Msg: fmt.Sprintf("plan name %q: use lower-case letters, digits, - and _", opts.PlanName)}
+	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -154,38 +170,41 @@ func New(opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{opts: opts, Config: cfg, Dir: dir, Root: cfg.ProjectDir, Bus: event.NewBus(), Store: session.NewStore(cfg.ConfigDir, dir)}
+	a := &App{opts: opts, cfg: cfg, dir: dir, root: cfg.ProjectDir, bus: event.NewBus(), store: session.NewStore(cfg.ConfigDir, dir)}
 	for _, w := range cfg.Warnings {
-		a.Warnings = append(a.Warnings, "settings: "+w.String())
+		a.warnings = append(a.warnings, "settings: "+w.String())
 	}
 	if n := trustNotice(cfg); n != "" {
-		a.Warnings = append(a.Warnings, n)
+		a.warnings = append(a.warnings, n)
 	}
 	if opts.LLM != nil {
-		a.Provider = opts.LLM
-		a.Models = pickModels(opts.LLM.Name(), modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
+		a.provider = opts.LLM
+		a.models = pickModels(opts.LLM.Name(), modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	} else {
 		name, err := pickProvider(opts.Provider, cfg)
 		if err != nil {
 			return nil, err
 		}
-		if a.Provider, err = newProvider(name, cfg, opts.HTTPClient); err != nil {
+		if a.provider, err = newProvider(name, cfg, opts.HTTPClient); err != nil {
 			return nil, err
 		}
-		a.Models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
+		a.models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
-	a.Broker = permission.NewBroker(func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) })
-	a.asker = opts.Asker
-	if a.asker == nil {
-		a.asker = a.Broker
-	}
-	if err := a.buildPermissions(); err != nil {
-		return nil, err
+	a.broker = permission.NewBroker(
+		func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) },
+		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
+	switch {
+	case opts.Asker != nil:
+		a.asker = opts.Asker
+	case opts.Interactive:
+		a.asker = a.broker
+	default:
+		a.asker = policyAsker{policy: opts.PlanApproval}
 	}
 	if err := a.openSandbox(); err != nil {
 		return nil, err
 	}
-	a.Shells = builtin.NewShells()
+	a.shells = builtin.NewShells()
 	if err := a.open(); err != nil {
 		return nil, err
 	}
@@ -209,16 +228,16 @@ func workDir(opts Options) (string, error) {
 // recorded in the transcript, so that it can be restored later even if
 // every other snapshot is lost.
 func (a *App) emit(e event.Event) {
-	if ap, ok := e.(event.PlanApproved); ok && a.Log != nil {
-		if plan, ok := a.Plan.ReadPlan(""); ok {
-			_ = a.Log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
-				Slug: a.Plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true}})
+	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
+		if plan, ok := a.plan.ReadPlan(""); ok {
+			_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
+				Slug: a.plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true}})
 		}
 	}
 	if a.opts.Sink != nil {
 		a.opts.Sink(e)
 	}
-	a.Bus.Publish(e)
+	a.bus.Publish(e)
 }
 
 // Emit publishes an event on behalf of a front end (a notice, say).
@@ -226,42 +245,45 @@ func (a *App) Emit(e event.Event) { a.emit(e) }
 
 // buildPermissions builds the engine from the rules of each settings file
 // (as they count: an untrusted project's allow rules are gone already) and
-// of the command line, each rule knowing where it was written.
+// of the command line, each rule knowing where it was written, and from
+// the kinds the session's tools declare; then tells it about the sandbox.
 func (a *App) buildPermissions() error {
-	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed}
-	for _, l := range a.Config.Layers {
-		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal}[l.Scope]
+	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed, Tools: a.tools.Kinds()}
+	for _, l := range a.cfg.Layers {
+		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject}[l.Scope]
 		p := l.Settings.Permissions
-		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
+		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Root: l.Root, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
 	}
 	home, _ := os.UserHomeDir()
-	eng, err := permission.NewEngine(rules, a.Root, home)
+	eng, err := permission.NewEngine(rules, a.root, home)
 	if err != nil {
 		return &UsageError{Msg: "permission rules: " + err.Error()}
 	}
 	for _, w := range eng.Warnings() {
-		a.Warnings = append(a.Warnings, "permission rules: "+w)
+		a.warnings = append(a.warnings, "permission rules: "+w)
 	}
-	a.Perm = eng
+	eng.SetSandbox(a.sandboxPolicy)
+	a.perm = eng
 	return nil
 }
 
-// planConfig is the plan-mode configuration from settings.
+// planConfig is the plan-mode configuration from settings. What the
+// settings leave out is zero, and plan mode's own defaults apply.
 func (a *App) planConfig() planmode.Config {
-	s := a.Config.Settings
+	s := a.cfg.Settings
 	return planmode.Config{
-		ConfigDir:         a.Config.ConfigDir,
-		ProjectDir:        a.Root,
+		ConfigDir:         a.cfg.ConfigDir,
+		ProjectDir:        a.root,
 		PlansDirectory:    config.Str(s.PlansDirectory, ""),
-		FileNaming:        config.Str(s.PlanMode.FileNaming, "words"),
-		ReminderTurns:     config.Int(s.PlanMode.ReminderTurns, 5),
-		FullReminderEvery: config.Int(s.PlanMode.FullReminderEvery, 5),
-		ExploreAgents:     a.Config.ExploreAgentCount(),
-		PlanAgents:        a.Config.PlanAgentCount(),
-		Interview:         a.Config.Interview(),
-		Variant:           config.Str(s.PlanMode.Variant, "full"),
+		FileNaming:        config.Str(s.PlanMode.FileNaming, ""),
+		ReminderTurns:     config.Int(s.PlanMode.ReminderTurns, 0),
+		FullReminderEvery: config.Int(s.PlanMode.FullReminderEvery, 0),
+		ExploreAgents:     a.cfg.ExploreAgentCount(),
+		PlanAgents:        a.cfg.PlanAgentCount(),
+		Interview:         a.cfg.Interview(),
+		Variant:           config.Str(s.PlanMode.Variant, ""),
 		BypassAllowed:     a.bypassAllowed(),
-		HasTaskTool:       !slices.Contains(a.opts.Disallowed, "Task"),
+		HasTaskTool:       func() bool { return a.offers("Task", permission.ModePlan) },
 		Now:               a.opts.Now,
 		Logf: func(format string, args ...any) {
 			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf(format, args...)})
@@ -285,11 +307,22 @@ func (a *App) persistState(st planmode.State) {
 	if !same {
 		a.lastState = data
 	}
-	log := a.Log
+	log := a.log
 	a.mu.Unlock()
 	if !same && log != nil {
 		_ = log.Append(session.Entry{Type: session.TypeState, State: data})
 	}
+}
+
+// validPlanName reports whether a plan name given in Options may name a
+// file in the plans directory.
+func validPlanName(name string) bool {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return len(name) <= 100
 }
 
 // newSessionID returns the requested id or a fresh one.

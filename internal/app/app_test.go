@@ -49,12 +49,14 @@ func TestPlanEventsOnTheBus(t *testing.T) {
 		fakemodel.Reply{When: fakemodel.Match{ToolResult: "Created"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
 		fakemodel.Reply{When: fakemodel.Match{ToolResult: "approved your plan"}, Text: "done"},
 	)
-	events, stop := a.Bus.Subscribe(256)
+	events, stop := a.bus.Subscribe(256)
 	defer stop()
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
-	a.SetMode(permission.ModePlan, planmode.ViaSDK)
+	if err := a.SetMode(event.ModePlan, "sdk"); err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan error, 1)
 	go func() {
 		_, err := a.Send(context.Background(), "plan it")
@@ -86,7 +88,7 @@ func TestPlanEventsOnTheBus(t *testing.T) {
 	if pos != len(order) {
 		t.Fatalf("events out of order or missing (matched %d of %v):\n%s", pos, order, got)
 	}
-	if a.Mode() != permission.ModeAcceptEdits {
+	if a.Mode() != event.ModeAcceptEdits {
 		t.Fatalf("mode %s", a.Mode())
 	}
 }

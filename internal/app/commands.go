@@ -10,7 +10,6 @@ import (
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/proctree"
-	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/todo"
 )
 
@@ -36,22 +35,22 @@ type PlanOutcome struct {
 // mode must not change under the model, so the command is refused.
 func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 	args = strings.TrimSpace(args)
-	if a.Plan.Mode() != permission.ModePlan {
+	if a.plan.Mode() != permission.ModePlan {
 		if turnRunning {
 			return PlanOutcome{Refused: true, Message: "A turn is running. Wait for it to finish, or press Esc to interrupt it, then use /plan."}
 		}
 		if args != "" && args != "open" {
-			a.Plan.SetTaskHint(args)
+			a.plan.SetTaskHint(args)
 		}
-		a.Plan.SetMode(permission.ModePlan, planmode.ViaSlash)
-		out := PlanOutcome{Message: "Plan mode is on: ponder will explore and write a plan to " + a.Plan.PlanFile("") + " before changing anything."}
+		a.plan.SetMode(permission.ModePlan, planmode.ViaSlash)
+		out := PlanOutcome{Message: "Plan mode is on: ponder will explore and write a plan to " + a.plan.PlanFile("") + " before changing anything."}
 		if args != "" && args != "open" {
 			out.Query = args
 		}
 		return out
 	}
-	path := a.Plan.PlanFile("")
-	plan, ok := a.Plan.ReadPlan("")
+	path := a.plan.PlanFile("")
+	plan, ok := a.plan.ReadPlan("")
 	if !ok || strings.TrimSpace(plan) == "" {
 		return PlanOutcome{Message: "Already in plan mode. No plan written yet (it will be " + path + ")."}
 	}
@@ -63,13 +62,7 @@ func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 
 // SetTaskHint tells the app the task about to be given, so that a plan
 // file made when the session starts in plan mode is named after it.
-func (a *App) SetTaskHint(task string) { a.Plan.SetTaskHint(task) }
-
-// CycleMode moves to the next mode of the Shift+Tab cycle through the one
-// transition function, so leaving plan mode this way tells the model too.
-func (a *App) CycleMode() planmode.Change {
-	return a.Plan.SetMode(a.Plan.NextMode(), planmode.ViaTUI)
-}
+func (a *App) SetTaskHint(task string) { a.plan.SetTaskHint(task) }
 
 // EditorCommand returns the command that opens path in the user's editor,
 // in the project directory, and a function to call once it has ended.
@@ -80,7 +73,7 @@ func (a *App) EditorCommand(path string) (*exec.Cmd, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd.Dir = a.Dir
+	cmd.Dir = a.dir
 	scope := proctree.Default().Begin()
 	return cmd, scope.End, nil
 }
@@ -99,18 +92,15 @@ func (a *App) SetModel(name string) error {
 		return errors.New("give a model name")
 	}
 	a.mu.Lock()
-	a.Models.Main = name
+	a.models.Main = name
 	a.mu.Unlock()
 	return nil
 }
 
 // Todos returns the main conversation's todo list.
-func (a *App) Todos() ([]todo.Item, error) {
+func (a *App) Todos() ([]event.TodoItem, error) {
 	return todo.Load(a.todoPath(""))
 }
-
-// Sessions lists this project's sessions, newest first.
-func (a *App) Sessions() ([]session.Info, error) { return a.Store.List() }
 
 // Options returns the options the app was built with, so a front end can
 // build another one (to resume a different session).

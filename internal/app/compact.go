@@ -29,7 +29,7 @@ const compactMaxTokens = 8192
 func (a *App) Compact(ctx context.Context, instructions string) error {
 	ctx, done := a.work.track(ctx)
 	defer done()
-	return a.compactAgent(ctx, a.Main(), instructions)
+	return a.compactAgent(ctx, a.mainAgent(), instructions)
 }
 
 func (a *App) compactAgent(ctx context.Context, main *agent.Agent, instructions string) error {
@@ -42,13 +42,13 @@ func (a *App) compactAgent(ctx context.Context, main *agent.Agent, instructions 
 		ask += "\n\nThe user adds: " + s
 	}
 	req := llm.Request{
-		Model:     a.modelFor(a.Plan.Mode()),
+		Model:     a.modelFor(a.plan.Mode()),
 		System:    compactPrompt,
 		Messages:  append(hist, llm.UserText(ask)),
 		MaxTokens: compactMaxTokens,
 	}
 	var resp *llm.Response
-	for ev, err := range a.Provider.Stream(ctx, req) {
+	for ev, err := range a.provider.Stream(ctx, req) {
 		if err != nil {
 			return fmt.Errorf("compacting: %w", err)
 		}
@@ -65,12 +65,12 @@ func (a *App) compactAgent(ctx context.Context, main *agent.Agent, instructions 
 // applyCompaction records the summary and restarts the conversation from
 // it, with the plan and the todos attached.
 func (a *App) applyCompaction(main *agent.Agent, summary string) error {
-	if err := a.Log.Append(session.Entry{Type: session.TypeCompact, Summary: summary}); err != nil {
+	if err := a.log.Append(session.Entry{Type: session.TypeCompact, Summary: summary}); err != nil {
 		return err
 	}
 	history := []llm.Message{llm.UserText(session.SummaryPrefix + summary)}
 	var carried []llm.Block
-	if ref, ok := a.Plan.PlanReference(); ok {
+	if ref, ok := a.plan.PlanReference(); ok {
 		carried = append(carried, agent.ReminderBlock(ref))
 	}
 	if items, _ := a.Todos(); len(items) > 0 {
@@ -78,14 +78,14 @@ func (a *App) applyCompaction(main *agent.Agent, summary string) error {
 	}
 	// The summary lost the plan-mode instructions: give them again, in
 	// full, with the compacted conversation.
-	a.Plan.RestartReminders()
-	for _, r := range a.Plan.Reminders() {
+	a.plan.RestartReminders()
+	for _, r := range a.plan.Reminders() {
 		carried = append(carried, agent.ReminderBlock(r))
 	}
 	if len(carried) > 0 {
 		msg := llm.Message{Role: llm.RoleUser, Content: carried}
 		history = append(history, msg)
-		if err := a.Log.Append(session.Entry{Type: session.TypeMessage, Message: &msg}); err != nil {
+		if err := a.log.Append(session.Entry{Type: session.TypeMessage, Message: &msg}); err != nil {
 			return err
 		}
 	}

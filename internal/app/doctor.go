@@ -20,7 +20,14 @@ type Diagnosis struct {
 	// SettingsErr is a settings file that cannot be used.
 	SettingsErr error
 
-	Sandbox sandbox.Status
+	// Sandbox is the OS sandbox that would confine commands, in short
+	// (SandboxKind names it, event.SandboxNone when there is none);
+	// Restricts says what a confined command cannot do, and Missing why a
+	// better mechanism is not in use.
+	Sandbox     string
+	SandboxKind string
+	Restricts   []string
+	Missing     []string
 	// SandboxErr is a $PONDER_SANDBOX choice that does not work.
 	SandboxErr       error
 	Required         bool
@@ -58,7 +65,8 @@ func Diagnose(opts Options) Diagnosis {
 	if err != nil {
 		d.SandboxErr = err
 	} else {
-		d.Sandbox = sb.Status()
+		st := sb.Status()
+		d.Sandbox, d.SandboxKind, d.Restricts, d.Missing = st.Summary(), string(st.Kind), st.Restricts, st.Missing
 	}
 	if err == nil && d.SettingsErr == nil {
 		d.Provider, d.ProviderErr = pickProvider(opts.Provider, cfg)

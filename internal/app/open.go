@@ -16,9 +16,11 @@ import (
 )
 
 // open starts a new transcript, or loads the one to resume or fork, and
-// builds plan mode, the tools and the main agent on top of it. The
-// session's lock is taken before its transcript is read or written; a
-// fork only reads the original, so it locks just its own new session.
+// builds plan mode, the tools, the permission engine and the main agent on
+// top of it. The session's lock is taken before its transcript is read or
+// written; a fork only reads the original, so it locks just its own new
+// session. Nothing is written before every part is built, so a bad rule
+// leaves no empty session behind.
 func (a *App) open() (err error) {
 	defer func() {
 		if err != nil {
@@ -29,41 +31,51 @@ func (a *App) open() (err error) {
 	if err != nil {
 		return err
 	}
-	if tr != nil && !a.opts.Fork {
-		a.ID = tr.Header.SessionID
-		if a.Log, err = session.Continue(tr); err != nil {
-			return err
-		}
-		a.Resumed = true
+	resume := tr != nil && !a.opts.Fork
+	if resume {
+		a.id = tr.Header.SessionID
 	} else {
-		if a.ID, err = newSessionID(a.opts.SessionID); err != nil {
+		if a.id, err = newSessionID(a.opts.SessionID); err != nil {
 			return err
 		}
-		if err := a.lock(a.ID); err != nil {
+		if err := a.lock(a.id); err != nil {
 			return err
 		}
-		path := a.Store.Path(a.ID)
-		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-			return &UsageError{Msg: fmt.Sprintf("session %s already exists; use --resume to continue it", a.ID)}
-		}
-		header := session.Entry{SessionID: a.ID, Cwd: a.Dir}
-		if tr != nil {
-			header.ForkedFrom = tr.Header.SessionID
-		}
-		if a.Log, err = session.Create(path, header); err != nil {
-			return err
+		if _, err := os.Stat(a.store.Path(a.id)); !errors.Is(err, fs.ErrNotExist) {
+			return &UsageError{Msg: fmt.Sprintf("session %s already exists; use --resume to continue it", a.id)}
 		}
 	}
 
-	a.Plan = planmode.New(a.planConfig(), a.ID, permission.ModeDefault, a.emit, a.persistState)
+	a.plan = planmode.New(a.planConfig(), a.id, permission.ModeDefault, a.emit, a.persistState)
+	a.launcher = newLauncher(a)
+	a.tools = a.buildTools()
+	a.launcher.judge(a.tools.Kinds())
+	if err := a.buildPermissions(); err != nil {
+		return err
+	}
+
+	if resume {
+		if a.log, err = session.Continue(tr); err != nil {
+			return err
+		}
+		a.resumed = true
+	} else {
+		header := session.Entry{SessionID: a.id, Cwd: a.dir}
+		if tr != nil {
+			header.ForkedFrom = tr.Header.SessionID
+		}
+		if a.log, err = session.Create(a.store.Path(a.id), header); err != nil {
+			return err
+		}
+	}
 	var history []llm.Message
 	if tr != nil {
 		history = a.restore(tr)
+	} else if a.opts.PlanName != "" {
+		a.plan.SetSlug(a.opts.PlanName)
 	}
-	a.launcher = newLauncher(a)
-	a.Tools = a.buildTools()
-	a.env = &tool.Env{Dir: a.Dir, Files: tool.NewFileTracker()}
-	a.system = systemPrompt(a.Dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
+	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
+	a.system = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
 	a.main = a.newMain(history)
 	return nil
 }
@@ -79,9 +91,9 @@ func (a *App) loadTranscript() (*session.Transcript, error) {
 	var info session.Info
 	var err error
 	if a.opts.Resume != "" {
-		info, err = a.Store.Find(a.opts.Resume)
+		info, err = a.store.Find(a.opts.Resume)
 	} else {
-		info, err = a.Store.Latest()
+		info, err = a.store.Latest()
 	}
 	if err != nil {
 		return nil, &UsageError{Msg: err.Error()}
@@ -95,7 +107,7 @@ func (a *App) loadTranscript() (*session.Transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Warnings = append(a.Warnings, tr.Warnings...)
+	a.warnings = append(a.warnings, tr.Warnings...)
 	if tr.Header.SessionID == "" {
 		tr.Header.SessionID = info.ID
 	}
@@ -107,16 +119,16 @@ func (a *App) loadTranscript() (*session.Transcript, error) {
 func (a *App) restore(tr *session.Transcript) []llm.Message {
 	if a.opts.Fork {
 		for _, e := range tr.Entries {
-			_ = a.Log.Append(e)
+			_ = a.log.Append(e)
 		}
 	}
 	if raw := tr.LastState(); raw != nil {
 		var st planmode.State
 		if err := json.Unmarshal(raw, &st); err == nil {
-			a.Plan.Restore(st)
+			a.plan.Restore(st)
 			a.lastState = raw
 		} else {
-			a.Warnings = append(a.Warnings, fmt.Sprintf("%s: the saved plan-mode state is unreadable (%v); starting in default mode", tr.Path, err))
+			a.warnings = append(a.warnings, fmt.Sprintf("%s: the saved plan-mode state is unreadable (%v); starting in default mode", tr.Path, err))
 		}
 	}
 	a.recoverPlan(tr)
@@ -130,13 +142,13 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 	if answered {
 		// Calls the stopped process never answered now have results
 		// saying so; record them, so the next turn follows them.
-		_ = a.Log.Append(session.Entry{Type: session.TypeMessage, Message: &history[len(history)-1]})
+		_ = a.log.Append(session.Entry{Type: session.TypeMessage, Message: &history[len(history)-1]})
 	}
-	a.Warnings = append(a.Warnings, notes...)
+	a.warnings = append(a.warnings, notes...)
 	if len(tr.Warnings) > 0 || len(notes) > 0 {
 		// Said once: a later resume of this transcript stays quiet
 		// about the same damage.
-		_ = a.Log.Reported()
+		_ = a.log.Reported()
 	}
 	return history
 }
@@ -144,18 +156,18 @@ func (a *App) restore(tr *session.Transcript) []llm.Message {
 // newMain builds the main agent over history.
 func (a *App) newMain(history []llm.Message) *agent.Agent {
 	return agent.New(agent.Config{
-		Provider: a.Provider,
-		Model:    a.modelFor,
-		System:   a.system,
-		MaxTurns: a.opts.MaxTurns,
-		Tools:    a.Tools,
-		Offer:    a.offer,
-		Env:      a.env,
-		Perm:     a.Perm,
-		Plan:     a.Plan,
-		Ask:      a.asker,
-		Emit:     a.emit,
-		Log:      a.Log,
+		Provider:  a.provider,
+		Model:     a.modelFor,
+		System:    a.system,
+		MaxTurns:  a.opts.MaxTurns,
+		Tools:     a.tools,
+		Available: a.available,
+		Env:       a.env,
+		Perm:      a.perm,
+		Plan:      a.plan,
+		Ask:       a.asker,
+		Emit:      a.emit,
+		Log:       a.log,
 
 		AutoCompact: a.autoCompact,
 	}, history)
@@ -165,13 +177,13 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 func (a *App) modelFor(mode permission.Mode) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.Models.ForMode(mode)
+	return a.models.ForMode(mode)
 }
 
 // lock takes the lock of session id for as long as this app runs. A
 // session in use elsewhere is a usage error: the user can wait, or fork.
 func (a *App) lock(id string) error {
-	l, err := a.Store.Lock(id)
+	l, err := a.store.Lock(id)
 	var le *session.LockedError
 	if errors.As(err, &le) {
 		return &UsageError{Msg: le.Error()}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -38,15 +39,15 @@ const maxInstructions = 40_000
 // systemPrompt builds the system prompt. It stays the same for the whole
 // session so the provider's prompt cache keeps working; everything that
 // changes (plan mode, reminders) travels in the conversation instead.
-func systemPrompt(dir string, now time.Time, tools map[string]bool) string {
+func systemPrompt(dir string, now time.Time, tools []string) string {
 	info := promptInfo{
 		Dir:      dir,
 		Git:      isGitRepo(dir),
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
 		Date:     now.Format("2006-01-02"),
-		HasTodo:  tools["TodoWrite"],
-		HasAsk:   tools["AskUserQuestion"],
-		HasEnter: tools["EnterPlanMode"],
+		HasTodo:  slices.Contains(tools, "TodoWrite"),
+		HasAsk:   slices.Contains(tools, "AskUserQuestion"),
+		HasEnter: slices.Contains(tools, "EnterPlanMode"),
 	}
 	info.Instructions, info.InstructionsFile = projectInstructions(dir)
 	var b strings.Builder

@@ -28,12 +28,6 @@ func (m Models) ForMode(mode permission.Mode) string {
 	return m.Main
 }
 
-// UsageError is a problem with how ponder was invoked or configured; the
-// command line exits with status 2 for it.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
 // pickProvider chooses the provider: the flag, else the setting, else the
 // environment (OPENAI_BASE_URL without an Anthropic key means a local
 // OpenAI-compatible server).

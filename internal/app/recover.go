@@ -13,13 +13,13 @@ import (
 // ran, from the last snapshot in the transcript, or else from the last
 // approved plan, and tells the user.
 func (a *App) recoverPlan(tr *session.Transcript) {
-	if a.Plan.State().Slug == "" {
+	if a.plan.State().Slug == "" {
 		return // the session never had a plan
 	}
-	if _, ok := a.Plan.ReadPlan(""); ok {
+	if _, ok := a.plan.ReadPlan(""); ok {
 		return
 	}
-	path := a.Plan.PlanFile("")
+	path := a.plan.PlanFile("")
 	if _, err := os.Lstat(path); err == nil {
 		return // there, but unreadable: ReadPlan logged why; do not overwrite it
 	}
@@ -34,11 +34,11 @@ func (a *App) recoverPlan(tr *session.Transcript) {
 	if snap.Approved {
 		from = "the last approved plan"
 	}
-	if err := a.Plan.WritePlan("", snap.Content); err != nil {
-		a.Warnings = append(a.Warnings, fmt.Sprintf("the plan file %s is missing and could not be restored: %v", path, err))
+	if err := a.plan.WritePlan("", snap.Content); err != nil {
+		a.warnings = append(a.warnings, fmt.Sprintf("the plan file %s is missing and could not be restored: %v", path, err))
 		return
 	}
-	a.Warnings = append(a.Warnings, fmt.Sprintf("the plan file %s was missing; restored it from %s", path, from))
+	a.warnings = append(a.warnings, fmt.Sprintf("the plan file %s was missing; restored it from %s", path, from))
 }
 
 // recoverTodos rewrites the todo list from the transcript when its file is
@@ -62,27 +62,27 @@ func (a *App) recoverTodos(tr *session.Transcript) {
 // forkPlan gives a forked session a plan file of its own, a copy of the
 // original's, so the two sessions never overwrite each other's plan.
 func (a *App) forkPlan(fromSession string) {
-	old, ok := a.Plan.ReadPlan("")
-	oldPath := a.Plan.PlanFile("")
-	if a.Plan.State().Slug == "" {
+	old, ok := a.plan.ReadPlan("")
+	oldPath := a.plan.PlanFile("")
+	if a.plan.State().Slug == "" {
 		return
 	}
-	a.Plan.SetSlug("")
-	newPath := a.Plan.PlanFile("") // a fresh name
+	a.plan.SetSlug("")
+	newPath := a.plan.PlanFile("") // a fresh name
 	if !ok {
 		return
 	}
-	if err := a.Plan.WritePlan("", old); err != nil {
-		a.Warnings = append(a.Warnings, fmt.Sprintf("could not copy the plan %s for the fork: %v", oldPath, err))
+	if err := a.plan.WritePlan("", old); err != nil {
+		a.warnings = append(a.warnings, fmt.Sprintf("could not copy the plan %s for the fork: %v", oldPath, err))
 		return
 	}
-	_ = a.Log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{Slug: a.Plan.Slug(), Path: newPath, Content: old}})
+	_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{Slug: a.plan.Slug(), Path: newPath, Content: old}})
 	a.infos = append(a.infos, fmt.Sprintf("forked from session %s; the plan was copied to %s", fromSession, newPath))
 }
 
 // forkTodos copies the original session's todo list to the fork.
 func (a *App) forkTodos(fromSession string) {
-	items, err := todo.Load(todo.Path(a.Config.ConfigDir, fromSession, ""))
+	items, err := todo.Load(todo.Path(a.cfg.ConfigDir, fromSession, ""))
 	if err != nil || len(items) == 0 {
 		return
 	}

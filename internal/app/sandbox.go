@@ -15,10 +15,10 @@ import (
 const ClassifierSwitchEnv = "PONDER_TEST_CLASSIFIER"
 
 // openSandbox picks the OS sandbox (or takes the one the front end
-// chose), applies sandbox.required and the classifier switch, tells the
-// permission engine, and notes what users must know about it.
+// chose), applies sandbox.required and the classifier switch, keeps what
+// the permission engine must be told, and notes what users must know.
 func (a *App) openSandbox() error {
-	set := a.Config.Settings.Sandbox
+	set := a.cfg.Settings.Sandbox
 	sb := a.opts.Sandbox
 	if sb == nil {
 		var err error
@@ -27,7 +27,7 @@ func (a *App) openSandbox() error {
 			return &UsageError{Msg: err.Error()}
 		}
 	}
-	a.Sandbox = sb
+	a.sandbox = sb
 	st := sb.Status()
 	if !sb.Available() && config.Bool(set.Required, false) {
 		return &UsageError{Msg: "sandbox.required is set, but no OS sandbox is available here: " + strings.Join(st.Missing, "; ") +
@@ -41,18 +41,18 @@ func (a *App) openSandbox() error {
 			return &UsageError{Msg: ClassifierSwitchEnv + "=off needs an OS sandbox, and none is available"}
 		}
 		classifierOff = true
-		a.Warnings = append(a.Warnings, ClassifierSwitchEnv+"=off: every shell command counts as read-only and only the OS sandbox confines it (a test switch)")
+		a.warnings = append(a.warnings, ClassifierSwitchEnv+"=off: every shell command counts as read-only and only the OS sandbox confines it (a test switch)")
 	default:
 		return &UsageError{Msg: fmt.Sprintf("%s=%q: want on or off", ClassifierSwitchEnv, v)}
 	}
 	unsandboxed := config.Bool(set.AllowUnsandboxed, false)
-	a.Perm.SetSandbox(permission.SandboxPolicy{Available: sb.Available(), AllowUnsandboxed: unsandboxed, ClassifierOff: classifierOff})
+	a.sandboxPolicy = permission.SandboxPolicy{Available: sb.Available(), AllowUnsandboxed: unsandboxed, ClassifierOff: classifierOff}
 	switch {
 	case !sb.Available() && unsandboxed:
-		a.Warnings = append(a.Warnings, "no OS sandbox is available ("+strings.Join(st.Missing, "; ")+
+		a.warnings = append(a.warnings, "no OS sandbox is available ("+strings.Join(st.Missing, "; ")+
 			"); sandbox.allowUnsandboxed is set, so read-only commands run unconfined and only ponder's command check guards plan mode")
 	case !sb.Available():
-		a.Warnings = append(a.Warnings, "no OS sandbox is available ("+strings.Join(st.Missing, "; ")+
+		a.warnings = append(a.warnings, "no OS sandbox is available ("+strings.Join(st.Missing, "; ")+
 			"); plan mode and read-only agents will not run shell commands, and commands judged read-only run unconfined elsewhere")
 	case len(st.Missing) > 0:
 		a.infos = append(a.infos, "sandbox: "+st.Summary()+" ("+strings.Join(st.Missing, "; ")+")")

@@ -39,7 +39,7 @@ func TestSandboxRequired(t *testing.T) {
 	}
 	a, err := newSandboxApp(t, nil, `{"sandbox":{"required":true}}`)
 	if sandboxHere() {
-		if err != nil || !a.Sandbox.Available() {
+		if err != nil || !a.sandbox.Available() {
 			t.Fatalf("with a sandbox here: %v", err)
 		}
 	} else if err == nil {
@@ -62,8 +62,8 @@ func TestClassifierSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(a.Warnings, "\n"), ClassifierSwitchEnv+"=off") {
-		t.Errorf("the switch is not said out loud: %v", a.Warnings)
+	if !strings.Contains(strings.Join(a.warnings, "\n"), ClassifierSwitchEnv+"=off") {
+		t.Errorf("the switch is not said out loud: %v", a.warnings)
 	}
 }
 
@@ -72,14 +72,14 @@ func TestNoSandboxIsSaidOutLoud(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := strings.Join(a.Warnings, "\n"); !strings.Contains(w, "no OS sandbox") || !strings.Contains(w, "will not run shell commands") {
+	if w := strings.Join(a.warnings, "\n"); !strings.Contains(w, "no OS sandbox") || !strings.Contains(w, "will not run shell commands") {
 		t.Errorf("warnings %q", w)
 	}
 	a, err = newSandboxApp(t, map[string]string{"PONDER_SANDBOX": "none"}, `{"sandbox":{"allowUnsandboxed":true}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := strings.Join(a.Warnings, "\n"); !strings.Contains(w, "only ponder's command check guards plan mode") {
+	if w := strings.Join(a.warnings, "\n"); !strings.Contains(w, "only ponder's command check guards plan mode") {
 		t.Errorf("warnings %q", w)
 	}
 	if _, err := newSandboxApp(t, map[string]string{"PONDER_SANDBOX": "jail"}, ""); err == nil {
@@ -101,7 +101,7 @@ func TestSessionStartedNamesTheSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	start, ok := got[0].(event.SessionStarted)
-	if !ok || start.Sandbox != string(a.Sandbox.Kind()) || start.Sandbox == "" {
+	if !ok || start.Sandbox != string(a.sandbox.Kind()) || start.Sandbox == "" {
 		t.Fatalf("first event %+v", got[0])
 	}
 	if !strings.Contains(strings.Join(start.Tools, ","), "BashOutput") || !strings.Contains(strings.Join(start.Tools, ","), "KillShell") {

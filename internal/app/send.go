@@ -20,24 +20,22 @@ import (
 // Start announces the session to front ends and applies the starting
 // mode: --permission-mode, else (for a new session) the settings' default
 // mode. The mode change goes through the one transition function like any
-// other, so starting in plan mode behaves as entering it.
+// other, with its guards (a settings file never turns bypass on), so
+// starting in plan mode behaves as entering it.
 func (a *App) Start() error {
-	names := make([]string, 0)
-	for name := range a.offeredNames(a.Plan.Mode()) {
-		names = append(names, name)
-	}
+	names := a.offeredNames(a.plan.Mode())
 	sort.Strings(names)
-	a.emit(event.SessionStarted{SessionID: a.ID, Model: a.Models.Main, Mode: string(a.Plan.Mode()), Cwd: a.Dir, Tools: names, Resumed: a.Resumed,
-		Sandbox: string(a.Sandbox.Kind())})
-	for _, w := range a.Warnings {
+	a.emit(event.SessionStarted{SessionID: a.id, Model: a.models.Main, Mode: string(a.plan.Mode()), Cwd: a.dir, Tools: names, Resumed: a.resumed,
+		Sandbox: string(a.sandbox.Kind())})
+	for _, w := range a.warnings {
 		a.emit(event.Notice{Level: "warning", Text: w})
 	}
 	for _, i := range a.infos {
 		a.emit(event.Notice{Level: "info", Text: i})
 	}
-	mode := a.opts.Mode
-	if mode == "" && !a.Resumed {
-		mode = config.Str(a.Config.Settings.Permissions.DefaultMode, "")
+	mode, via := a.opts.Mode, planmode.ViaFlag
+	if mode == "" && !a.resumed {
+		mode, via = config.Str(a.cfg.Settings.Permissions.DefaultMode, ""), planmode.ViaSettings
 	}
 	if mode == "" {
 		return nil
@@ -46,43 +44,24 @@ func (a *App) Start() error {
 	if err != nil {
 		return &UsageError{Msg: err.Error()}
 	}
-	a.Plan.SetMode(m, planmode.ViaFlag)
+	a.plan.SetMode(m, via)
 	return nil
 }
 
-// Mode is the current permission mode.
-func (a *App) Mode() permission.Mode { return a.Plan.Mode() }
+// Answer delivers a front end's answer to a pending question. It reports
+// false when the question is not waiting (answered already, or gone).
+func (a *App) Answer(id string, ans permission.Answer) bool { return a.broker.Answer(id, ans) }
 
-// SetMode changes the mode through the one transition function, whose
-// guard refuses bypassPermissions unless the command line allowed it. It
-// takes effect at the next model request.
-func (a *App) SetMode(m permission.Mode, via planmode.Via) planmode.Change {
-	return a.Plan.SetMode(m, via)
-}
-
-// Answer delivers a front end's answer to a pending question.
-func (a *App) Answer(id string, ans permission.Answer) bool {
-	ok := a.Broker.Answer(id, ans)
-	if ok {
-		a.emit(event.QuestionClosed{ID: id})
-	}
-	return ok
-}
-
-// Dismiss closes a question without an answer.
-func (a *App) Dismiss(id string) bool {
-	ok := a.Broker.Dismiss(id)
-	if ok {
-		a.emit(event.QuestionClosed{ID: id})
-	}
-	return ok
-}
+// Dismiss closes a question without an answer; whatever asked it takes
+// that as no.
+func (a *App) Dismiss(id string) bool { return a.broker.Dismiss(id) }
 
 // ErrPlanPending is returned by Send while a plan waits for approval.
 var ErrPlanPending = errors.New("a plan is waiting for approval")
 
-// Pending returns the plan approval a headless run left waiting, or nil.
-func (a *App) Pending() *session.Pending {
+// pendingPlan returns the plan approval a headless run left waiting, or
+// nil.
+func (a *App) pendingPlan() *session.Pending {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.pending
@@ -91,38 +70,40 @@ func (a *App) Pending() *session.Pending {
 // Send gives the user's input to the main agent and runs the turn. An
 // approval that clears the conversation starts a fresh one from the plan
 // within the same call.
-func (a *App) Send(ctx context.Context, text string) (agent.Result, error) {
+func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 	ctx, done := a.work.track(ctx)
 	defer done()
-	if a.Pending() != nil {
-		return agent.Result{}, fmt.Errorf("%w: answer it first (headless: --approve-plan or --reject-plan)", ErrPlanPending)
+	if a.pendingPlan() != nil {
+		return TurnResult{}, fmt.Errorf("%w: answer it first (headless: --approve-plan or --reject-plan)", ErrPlanPending)
 	}
 	a.mu.Lock()
 	main := a.main
 	a.mu.Unlock()
-	a.Plan.SetTaskHint(text)
+	a.plan.SetTaskHint(text)
 	res, err := main.Run(ctx, text)
 	return a.finish(ctx, res, err)
 }
 
 // AnswerPending answers the plan approval a headless run left waiting and
 // continues the turn, exactly as if the answer had come at once.
-func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.Result, error) {
+func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, error) {
 	ctx, done := a.work.track(ctx)
 	defer done()
-	p := a.Pending()
+	p := a.pendingPlan()
 	if p == nil {
-		return agent.Result{}, &UsageError{Msg: fmt.Sprintf("session %s has no plan waiting for approval", a.ID)}
+		return TurnResult{}, &UsageError{Msg: fmt.Sprintf("session %s has no plan waiting for approval", a.id)}
 	}
-	if a.Plan.Mode() != permission.ModePlan {
-		return agent.Result{}, fmt.Errorf("session %s has a pending plan but is no longer in plan mode", a.ID)
+	if a.plan.Mode() != permission.ModePlan {
+		return TurnResult{}, fmt.Errorf("session %s has a pending plan but is no longer in plan mode", a.id)
 	}
-	if ans.Option != "" && ans.Option != planmode.OptionReject && !validOption(a.Plan.Options(), ans.Option) && ans.Option != planmode.OptionApprove {
-		return agent.Result{}, &UsageError{Msg: fmt.Sprintf("unknown approval option %q", ans.Option)}
+	if ans.Option != "" {
+		if err := a.plan.CheckOption(ans.Option); err != nil {
+			return TurnResult{}, &UsageError{Msg: err.Error()}
+		}
 	}
-	res := sessiontool.Answer(a.Plan, ans)
-	if err := a.Log.Append(session.Entry{Type: session.TypeResolved}); err != nil {
-		return agent.Result{}, err
+	res := sessiontool.Answer(a.plan, ans)
+	if err := a.log.Append(session.Entry{Type: session.TypeResolved}); err != nil {
+		return TurnResult{}, err
 	}
 	a.mu.Lock()
 	a.pending = nil
@@ -134,7 +115,7 @@ func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.R
 	results = append(results, p.Results[min(p.CallIndex, len(p.Results)):]...)
 	if res.Stop == tool.StopClearContext {
 		if err := main.Record(results); err != nil {
-			return agent.Result{}, err
+			return TurnResult{}, err
 		}
 		return a.finish(ctx, agent.Result{StopReason: agent.StopClearContext}, nil)
 	}
@@ -142,22 +123,13 @@ func (a *App) AnswerPending(ctx context.Context, ans permission.Answer) (agent.R
 	return a.finish(ctx, out, err)
 }
 
-func validOption(opts []event.Option, id string) bool {
-	for _, o := range opts {
-		if o.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // finish handles how a turn ended: it clears the conversation and carries
 // on from an approved plan, remembers a pending approval, and syncs the
 // transcript.
-func (a *App) finish(ctx context.Context, res agent.Result, err error) (agent.Result, error) {
+func (a *App) finish(ctx context.Context, res agent.Result, err error) (TurnResult, error) {
 	for err == nil && res.StopReason == agent.StopClearContext {
-		plan, _ := a.Plan.ReadPlan("")
-		approval := planmode.Approval{Plan: plan, PlanFile: a.Plan.PlanFile("")}
+		plan, _ := a.plan.ReadPlan("")
+		approval := planmode.Approval{Plan: plan, PlanFile: a.plan.PlanFile("")}
 		main := a.clearConversation()
 		var next agent.Result
 		next, err = main.Run(ctx, planmode.Implementation(approval))
@@ -170,22 +142,21 @@ func (a *App) finish(ctx context.Context, res agent.Result, err error) (agent.Re
 		a.pending = res.Pending
 		a.mu.Unlock()
 	}
-	if serr := a.Log.Sync(); serr != nil && err == nil {
+	if serr := a.log.Sync(); serr != nil && err == nil {
 		err = serr
 	}
-	done := event.TurnFinished{StopReason: res.StopReason, Text: res.Text, Requests: res.Requests, Usage: event.Usage{
-		InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens,
-		CacheReadTokens: res.Usage.CacheReadTokens, CacheWriteTokens: res.Usage.CacheWriteTokens}}
+	out := turnResult(res)
+	done := event.TurnFinished{StopReason: out.StopReason, Text: out.Text, Requests: out.Requests, Usage: out.Usage}
 	if err != nil {
 		done.Error = err.Error()
 	}
 	a.emit(done)
-	return res, err
+	return out, err
 }
 
 // clearConversation starts a fresh conversation in the same session.
 func (a *App) clearConversation() *agent.Agent {
-	_ = a.Log.Append(session.Entry{Type: session.TypeClear})
+	_ = a.log.Append(session.Entry{Type: session.TypeClear})
 	main := a.newMain(nil)
 	a.mu.Lock()
 	a.main = main
@@ -194,7 +165,7 @@ func (a *App) clearConversation() *agent.Agent {
 }
 
 // Main returns the main agent.
-func (a *App) Main() *agent.Agent {
+func (a *App) mainAgent() *agent.Agent {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.main
@@ -205,12 +176,12 @@ func (a *App) Main() *agent.Agent {
 // pending questions are withdrawn, background shells are stopped, the
 // transcript is closed and the session's lock is let go.
 func (a *App) Close() error {
-	a.Broker.Close()
+	a.broker.Close()
 	if !a.work.stop(closeWait) {
 		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})
 	}
-	a.Shells.KillAll()
-	err := a.Log.Close()
+	a.shells.KillAll()
+	err := a.log.Close()
 	a.unlock()
 	return err
 }
@@ -219,17 +190,17 @@ func (a *App) Close() error {
 // whoever answers this session's questions (a dialog, a control channel),
 // then continues the turn with the answer. Nobody answering leaves the plan
 // pending.
-func (a *App) AskPending(ctx context.Context) (agent.Result, error) {
+func (a *App) AskPending(ctx context.Context) (TurnResult, error) {
 	ctx, done := a.work.track(ctx)
 	defer done()
-	p := a.Pending()
+	p := a.pendingPlan()
 	if p == nil {
-		return agent.Result{}, nil
+		return TurnResult{}, nil
 	}
-	a.Plan.RequestExit("", p.Plan)
-	ans, err := a.asker.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, Plan: p.Plan, PlanFile: p.PlanFile, Options: a.Plan.Options()})
+	a.plan.RequestExit("", p.Plan)
+	ans, err := a.asker.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, Plan: p.Plan, PlanFile: p.PlanFile, Options: a.plan.Options()})
 	if err != nil {
-		return agent.Result{StopReason: agent.StopPlanPending, Pending: p}, nil
+		return turnResult(agent.Result{StopReason: agent.StopPlanPending, Pending: p}), nil
 	}
 	return a.AnswerPending(ctx, ans)
 }

@@ -30,20 +30,29 @@ const (
 
 // launcher runs subagents for the Task tool.
 type launcher struct {
-	a    *App
-	defs *agentdef.Set
-	sem  chan struct{}
+	a *App
+	// loaded are the definitions read; defs the same, judged (see judge).
+	loaded []agentdef.Definition
+	defs   *agentdef.Set
+	sem    chan struct{}
 }
 
 func newLauncher(a *App) *launcher {
-	defs, problems := agentdef.Load(
-		filepath.Join(a.Config.ConfigDir, "agents"),
-		filepath.Join(a.Root, ".ponder", "agents"),
-	)
+	defs, problems := agentdef.LoadSession(agentdef.Sources{
+		UserDir:        filepath.Join(a.cfg.ConfigDir, "agents"),
+		ProjectDir:     filepath.Join(a.root, ".ponder", "agents"),
+		ProjectTrusted: a.cfg.Trusted,
+	})
 	for _, p := range problems {
-		a.Warnings = append(a.Warnings, "skipped "+p.Error())
+		a.warnings = append(a.warnings, "skipped "+p.Error())
 	}
-	return &launcher{a: a, defs: agentdef.NewSet(append(agentdef.BuiltIn(), defs...)...), sem: make(chan struct{}, maxParallelAgents)}
+	return &launcher{a: a, loaded: defs, sem: make(chan struct{}, maxParallelAgents)}
+}
+
+// judge settles which agent types are read-only, from the kinds the
+// session's tools declare.
+func (l *launcher) judge(tools map[string]permission.Kind) {
+	l.defs = agentdef.NewSet(agentdef.Judge(l.loaded, tools)...)
 }
 
 // Definitions lists the launchable agent types.
@@ -66,7 +75,7 @@ func (l *launcher) Launch(ctx context.Context, req sessiontool.Launch) (sessiont
 	id := newAgentID()
 	start := time.Now()
 	a.emit(event.AgentStarted{ParentToolID: req.ParentCallID, AgentID: id, Type: def.Name, Description: req.Description})
-	log, err := session.Create(a.Store.AgentPath(a.ID, id), session.Entry{SessionID: a.ID, Cwd: a.Dir, AgentID: id, AgentType: def.Name})
+	log, err := session.Create(a.store.AgentPath(a.id, id), session.Entry{SessionID: a.id, Cwd: a.dir, AgentID: id, AgentType: def.Name})
 	if err != nil {
 		return sessiontool.Outcome{}, err
 	}
@@ -97,10 +106,10 @@ func (l *launcher) Launch(ctx context.Context, req sessiontool.Launch) (sessiont
 // agent may only read), its model and prompt.
 func (l *launcher) config(def agentdef.Definition, id string, log *session.Writer) agent.Config {
 	a := l.a
-	all := a.Tools.Names()
+	all := a.tools.Names()
 	allowed := def.ToolSet(all)
-	offer := func(t tool.Tool, mode permission.Mode) bool {
-		return slices.Contains(allowed, t.Name()) && a.offer(t, mode)
+	available := func(t tool.Tool, mode permission.Mode) bool {
+		return slices.Contains(allowed, t.Name()) && a.available(t, mode)
 	}
 	var reminders func() []planmode.Reminder
 	if def.ReadOnly {
@@ -111,15 +120,15 @@ func (l *launcher) config(def agentdef.Definition, id string, log *session.Write
 	return agent.Config{
 		ID:          id,
 		Type:        def.Name,
-		Provider:    a.Provider,
+		Provider:    a.provider,
 		Model:       l.model(def),
-		System:      agentSystemPrompt(def, a.Dir, a.opts.Now()),
+		System:      agentSystemPrompt(def, a.dir, a.opts.Now()),
 		MaxTurns:    maxAgentRequests,
-		Tools:       a.Tools,
-		Offer:       offer,
-		Env:         &tool.Env{Dir: a.Dir, AgentID: id, Files: tool.NewFileTracker()},
-		Perm:        a.Perm,
-		Plan:        a.Plan,
+		Tools:       a.tools,
+		Available:   available,
+		Env:         &tool.Env{Dir: a.dir, AgentID: id, Files: tool.NewFileTracker()},
+		Perm:        a.perm,
+		Plan:        a.plan,
 		Ask:         a.asker,
 		ReadOnly:    def.ReadOnly,
 		DeniedTools: def.Denied(all),
@@ -139,7 +148,7 @@ func (l *launcher) model(def agentdef.Definition) func(permission.Mode) string {
 		return func(permission.Mode) string {
 			a.mu.Lock()
 			defer a.mu.Unlock()
-			return a.Models.Explore
+			return a.models.Explore
 		}
 	}
 	name := def.Model
@@ -154,7 +163,7 @@ func (l *launcher) history(def agentdef.Definition) []llm.Message {
 	if !def.ForkContext {
 		return nil
 	}
-	hist := l.a.Main().History()
+	hist := l.a.mainAgent().History()
 	if n := len(hist); n > 0 && hist[n-1].Role == llm.RoleAssistant && len(hist[n-1].ToolUses()) > 0 {
 		hist = hist[:n-1]
 	}

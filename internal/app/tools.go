@@ -2,7 +2,9 @@ package app
 
 import (
 	"encoding/json"
+	"slices"
 
+	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/session"
@@ -25,36 +27,34 @@ func (a *App) buildTools() *tool.Registry {
 		// git refreshes its index during read-only commands such as
 		// git status unless told not to; that write must not happen in
 		// plan mode, and is pointless elsewhere.
-		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.Sandbox, Shells: a.Shells}),
-		builtin.NewBashOutput(a.Shells),
-		builtin.NewKillShell(a.Shells),
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.sandbox, Shells: a.shells, Denied: a.deniedPaths}),
+		builtin.NewBashOutput(a.shells),
+		builtin.NewKillShell(a.shells),
 		builtin.NewWebFetch(nil),
 		sessiontool.NewTodoWrite(a.todoPath, a.todosSaved),
 		sessiontool.NewAskUserQuestion(a.asker),
-		sessiontool.NewEnterPlanMode(a.Plan, a.asker),
-		sessiontool.NewExitPlanMode(a.Plan, a.asker),
+		sessiontool.NewEnterPlanMode(a.plan, a.asker),
+		sessiontool.NewExitPlanMode(a.plan, a.asker),
 		sessiontool.NewTask(a.launcher),
 	)
 }
 
 // shellPolicy is the shellEnvironment setting as package shellenv takes it.
 func (a *App) shellPolicy() shellenv.Policy {
-	e := a.Config.Settings.ShellEnvironment
+	e := a.cfg.Settings.ShellEnvironment
 	return shellenv.Policy{Inherit: config.Str(e.Inherit, "all"), Exclude: e.Exclude, Include: e.Include, Set: e.Set}
 }
 
-// offer decides which tools the model sees in a mode. EnterPlanMode and
-// AskUserQuestion need somebody to answer them, so a run nobody attends
-// does not get them; planMode.modelCanEnter=false leaves entering plan
-// mode to the user; planMode.removeTodoWrite drops TodoWrite in plan mode;
-// a tool disallowed by name is not offered at all.
-func (a *App) offer(t tool.Tool, mode permission.Mode) bool {
-	for _, d := range a.opts.Disallowed {
-		if d == t.Name() {
-			return false
-		}
-	}
-	pm := a.Config.Settings.PlanMode
+// available says which tools the session has in a mode, before the
+// permission rules: EnterPlanMode and AskUserQuestion need somebody to
+// answer them, so a run nobody attends does not get them;
+// planMode.modelCanEnter=false leaves entering plan mode to the user;
+// planMode.removeTodoWrite drops TodoWrite in plan mode. What the model
+// is offered is what the permission engine lets through of these (a tool
+// a rule denies outright is not offered), and a call of anything else is
+// refused by the engine.
+func (a *App) available(t tool.Tool, mode permission.Mode) bool {
+	pm := a.cfg.Settings.PlanMode
 	switch t.Name() {
 	case "EnterPlanMode":
 		return a.opts.Interactive && config.Bool(pm.ModelCanEnter, true)
@@ -66,19 +66,20 @@ func (a *App) offer(t tool.Tool, mode permission.Mode) bool {
 	return true
 }
 
-// offeredNames lists the tools offered in a mode.
-func (a *App) offeredNames(mode permission.Mode) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range a.Tools.All() {
-		if a.offer(t, mode) {
-			out[t.Name()] = true
-		}
-	}
-	return out
+// offeredNames lists the tools the main conversation is offered in a
+// mode, as its agent computes them.
+func (a *App) offeredNames(mode permission.Mode) []string {
+	return agent.Names(agent.Offered(a.tools, a.available, a.perm, permission.Context{Mode: mode}))
+}
+
+// offers reports whether the main conversation is offered a tool in a
+// mode.
+func (a *App) offers(name string, mode permission.Mode) bool {
+	return a.perm != nil && slices.Contains(a.offeredNames(mode), name)
 }
 
 func (a *App) todoPath(agentID string) string {
-	return todo.Path(a.Config.ConfigDir, a.ID, agentID)
+	return todo.Path(a.cfg.ConfigDir, a.id, agentID)
 }
 
 // todosSaved records the main conversation's todo list in the transcript,
@@ -88,6 +89,15 @@ func (a *App) todosSaved(agentID string, items []todo.Item) {
 		return
 	}
 	if data, err := json.Marshal(items); err == nil {
-		_ = a.Log.Append(session.Entry{Type: session.TypeTodos, Todos: data})
+		_ = a.log.Append(session.Entry{Type: session.TypeTodos, Todos: data})
 	}
+}
+
+// deniedPaths are the paths the deny rules cover, for the kernel to keep
+// every command from; none before the engine is built.
+func (a *App) deniedPaths() permission.DeniedPaths {
+	if a.perm == nil {
+		return permission.DeniedPaths{}
+	}
+	return a.perm.DeniedPaths()
 }

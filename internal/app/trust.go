@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ponder-agent/ponder/internal/agentdef"
 	"github.com/ponder-agent/ponder/internal/config"
 )
 
@@ -30,6 +31,11 @@ func loadConfig(opts Options, dir string) (*config.Config, error) {
 	})
 	if err != nil {
 		return nil, &UsageError{Msg: "settings: " + err.Error()}
+	}
+	if !cfg.Trusted {
+		for _, m := range agentdef.IgnoredModels(filepath.Join(cfg.ProjectDir, ".ponder", "agents")) {
+			cfg.Ignored = append(cfg.Ignored, config.Ignored{File: m.File, Name: "model", Value: m.Model})
+		}
 	}
 	return cfg, nil
 }

@@ -27,7 +27,7 @@ var windows = []struct {
 // contextWindow is the model's context window in tokens: the setting, or
 // what is known of the model's family, or a conservative default.
 func (a *App) contextWindow(model string) int {
-	if w := a.Config.Settings.Context.Window; w != nil {
+	if w := a.cfg.Settings.Context.Window; w != nil {
 		return *w
 	}
 	for _, w := range windows {
@@ -42,13 +42,13 @@ func (a *App) contextWindow(model string) int {
 // configured share of the window (context.autoCompactAt; 0 turns it off).
 func (a *App) autoCompact(ctx context.Context, ag *agent.Agent, tokens int) error {
 	share := defaultCompactAt
-	if s := a.Config.Settings.Context.AutoCompactAt; s != nil {
+	if s := a.cfg.Settings.Context.AutoCompactAt; s != nil {
 		share = *s
 	}
-	if share <= 0 || ag != a.Main() {
+	if share <= 0 || ag != a.mainAgent() {
 		return nil
 	}
-	window := a.contextWindow(a.modelFor(a.Plan.Mode()))
+	window := a.contextWindow(a.modelFor(a.plan.Mode()))
 	if float64(tokens) < share*float64(window) {
 		return nil
 	}

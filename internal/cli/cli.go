@@ -1,5 +1,7 @@
 // Package cli is ponder's command line: it parses flags with cobra and
-// hands the run to a front end (the terminal UI or headless mode).
+// hands the run to a front end (the terminal UI or headless mode). It
+// wires, and decides nothing itself: what a flag may say is checked by
+// package app, which owns the tables the answers come from.
 package cli
 
 import (
@@ -17,10 +19,6 @@ import (
 	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/demo"
 	"github.com/ponder-agent/ponder/internal/headless"
-	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
-	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/proctree"
-	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/tui"
 )
 
@@ -60,10 +58,36 @@ type rootOptions struct {
 	rejectPlanSet bool
 }
 
-// exitError carries an exit status through cobra.
+// exitError carries through cobra the exit status of a run that has
+// reported its outcome itself.
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// exitCode is the exit status for how the command line ended: a run that
+// reported itself keeps its status; otherwise usage problems are 2 and
+// everything else 1 (app.ExitCode).
+func exitCode(err error) int {
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return app.ExitCode(err)
+}
+
+// usage marks err as a problem with how ponder was invoked.
+func usage(err error) error {
+	var ue *app.UsageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	return &app.UsageError{Msg: err.Error()}
+}
+
+// usageArgs makes the errors of an argument check usage errors.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error { return usage(check(cmd, args)) }
+}
 
 // stopSignals end a run cleanly: the running turn is cancelled, which
 // stops its commands, and the transcript records how it ended. SIGHUP
@@ -77,11 +101,11 @@ func Main() int {
 	// No core dumps, and ponder's own /proc entries closed to its
 	// commands; then ponder becomes the subreaper of whatever its
 	// commands leave behind, and kills it all on the way out.
-	if err := sandbox.HardenProcess(); err != nil {
-		fmt.Fprintln(os.Stderr, "ponder: warning: "+err.Error())
+	shutdown, warning := app.SetUpProcess()
+	if warning != nil {
+		fmt.Fprintln(os.Stderr, "ponder: warning: "+warning.Error())
 	}
-	procs := proctree.Default()
-	defer procs.Shutdown()
+	defer shutdown()
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	stdin := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
@@ -97,14 +121,10 @@ func Run(ctx context.Context, args []string, io IO) int {
 	cmd.SetErr(io.Err)
 	err := cmd.ExecuteContext(ctx)
 	var ee exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
+	if err != nil && !errors.As(err, &ee) {
+		fmt.Fprintln(io.Err, "ponder: "+err.Error())
 	}
-	fmt.Fprintln(io.Err, "ponder: "+err.Error())
-	return headless.ExitUsage
+	return exitCode(err)
 }
 
 func newRootCmd(io IO) *cobra.Command {
@@ -117,7 +137,7 @@ read-only, writes a plan, and asks for your approval before any file changes.
 
 Run it without arguments for the interactive interface, or with -p for a
 headless run whose result goes to standard output.`,
-		Args:          cobra.MaximumNArgs(1),
+		Args:          usageArgs(cobra.MaximumNArgs(1)),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -126,7 +146,7 @@ headless run whose result goes to standard output.`,
 		},
 	}
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fmt.Errorf("%w (see ponder --help)", err)
+		return usage(fmt.Errorf("%w (see ponder --help)", err))
 	})
 	f := cmd.Flags()
 	f.BoolVarP(&o.print, "print", "p", false, "run headless: answer the prompt and print the result")
@@ -146,7 +166,7 @@ headless run whose result goes to standard output.`,
 	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (headless)")
 	f.StringSliceVar(&o.allowed, "allowedTools", nil, `tool rules to allow, comma-separated, e.g. "Bash(git diff:*),Read"`)
 	f.StringSliceVar(&o.disallowed, "disallowedTools", nil, "tool rules to deny, comma-separated")
-	f.StringVar(&o.planApproval, "plan-approval", headless.PolicyPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual or reject")
+	f.StringVar(&o.planApproval, "plan-approval", app.PlanPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual, clear-context or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
@@ -155,7 +175,7 @@ headless run whose result goes to standard output.`,
 
 func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 	if err := o.validate(); err != nil {
-		return err
+		return usage(err)
 	}
 	prompt := ""
 	if len(args) == 1 {
@@ -176,10 +196,11 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Continue:      o.cont,
 		Fork:          o.fork,
 		SessionID:     o.sessionID,
+		PlanApproval:  o.planApproval,
 	}
 	if !o.print {
 		if !io.InIsTerminal {
-			return errors.New("the interactive interface needs a terminal; use -p for a headless run")
+			return usage(errors.New("the interactive interface needs a terminal; use -p for a headless run"))
 		}
 		return tui.Run(ctx, tui.Options{App: appOpts, Prompt: prompt})
 	}
@@ -195,7 +216,6 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Prompt:       prompt,
 		OutputFormat: o.outputFormat,
 		InputFormat:  o.inputFormat,
-		PlanApproval: o.planApproval,
 		ApprovePlan:  o.approvePlan,
 		Stdin:        io.In,
 		Stdout:       io.Out,
@@ -214,7 +234,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 // validate checks flag combinations before anything starts.
 func (o *rootOptions) validate() error {
 	if o.mode != "" {
-		if _, err := permission.ParseMode(o.mode); err != nil {
+		if err := app.CheckMode(o.mode); err != nil {
 			return err
 		}
 	}
@@ -231,7 +251,7 @@ func (o *rootOptions) validate() error {
 	if o.inputFormat == headless.FormatStreamJSON && o.outputFormat != headless.FormatStreamJSON {
 		return errors.New("--input-format stream-json needs --output-format stream-json")
 	}
-	if _, err := headless.ParsePolicy(o.planApproval); err != nil {
+	if err := app.CheckPlanApproval(o.planApproval); err != nil {
 		return err
 	}
 	if o.approvePlan != "" || o.rejectPlanSet {
@@ -245,10 +265,10 @@ func (o *rootOptions) validate() error {
 			return errors.New("--approve-plan and --reject-plan are for headless runs (-p)")
 		}
 	}
-	switch o.approvePlan {
-	case "", "approve", "accept-edits", "manual", "clear-context", "bypass":
-	default:
-		return fmt.Errorf("unknown --approve-plan option %q (want approve, accept-edits, manual or clear-context)", o.approvePlan)
+	if o.approvePlan != "" {
+		if err := app.CheckApprovalOption(o.approvePlan); err != nil {
+			return err
+		}
 	}
 	if o.maxTurns < 0 {
 		return errors.New("--max-turns must not be negative")
@@ -263,7 +283,7 @@ func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print ponder's version",
-		Args:  cobra.NoArgs,
+		Args:  usageArgs(cobra.NoArgs),
 		Run: func(cmd *cobra.Command, _ []string) {
 			fmt.Fprintln(cmd.OutOrStdout(), "ponder "+Version)
 		},
@@ -278,21 +298,17 @@ func newDemoCmd(io IO) *cobra.Command {
 with a scripted stand-in for the model that walks through plan mode:
 exploring, writing a plan, the approval dialog, and the implementation.
 No model is called and nothing outside the scratch directory changes.`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !io.InIsTerminal {
-				return errors.New("the demo needs a terminal")
+				return usage(errors.New("the demo needs a terminal"))
 			}
-			dir, cfg, err := demo.Scratch()
+			opts, err := demo.Options()
 			if err != nil {
 				return fmt.Errorf("preparing the demo project: %w", err)
 			}
-			fmt.Fprintf(io.Err, "ponder demo: a scripted session in %s\n", dir)
-			return tui.Run(cmd.Context(), tui.Options{
-				App:     app.Options{Dir: dir, ConfigDir: cfg, Model: "scripted-demo", LLM: fakemodel.NewProvider(demo.Script()), Getenv: func(string) string { return "" }},
-				Demo:    demo.Label,
-				Prefill: demo.Prompt,
-			})
+			fmt.Fprintf(io.Err, "ponder demo: a scripted session in %s\n", opts.Dir)
+			return tui.Run(cmd.Context(), tui.Options{App: opts, Demo: demo.Label, Prefill: demo.Prompt})
 		},
 	}
 }

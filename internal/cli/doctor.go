@@ -8,9 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/app"
-	"github.com/ponder-agent/ponder/internal/headless"
-	"github.com/ponder-agent/ponder/internal/sandbox"
 )
 
 func newDoctorCmd(io IO) *cobra.Command {
@@ -21,12 +20,12 @@ func newDoctorCmd(io IO) *cobra.Command {
 sandbox confines commands run without your yes and what it restricts, which
 settings files are read, which model provider and models would be used, and
 what is missing.`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d := app.Diagnose(app.Options{})
 			writeDiagnosis(io.Out, d)
 			if d.SettingsErr != nil || d.SandboxErr != nil {
-				return exitError{code: headless.ExitUsage}
+				return exitError{code: app.ExitUsage}
 			}
 			return nil
 		},
@@ -44,11 +43,10 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		fmt.Fprintf(w, "sandbox: error: %v\n", d.SandboxErr)
 		missing = append(missing, "a working sandbox: "+d.SandboxErr.Error())
 	default:
-		st := d.Sandbox
-		fmt.Fprintf(w, "sandbox: %s\n", st.Summary())
-		if st.Kind != sandbox.KindNone {
+		fmt.Fprintf(w, "sandbox: %s\n", d.Sandbox)
+		if d.SandboxKind != event.SandboxNone {
 			fmt.Fprintln(w, "  confines every command in plan mode and read-only agents, and elsewhere each command run without a yes because it only reads")
-			for _, r := range st.Restricts {
+			for _, r := range d.Restricts {
 				fmt.Fprintf(w, "  - %s\n", r)
 			}
 		} else if d.AllowUnsandboxed {
@@ -56,10 +54,10 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		} else {
 			fmt.Fprintln(w, "  plan mode and read-only agents run no shell commands; commands judged read-only run unconfined elsewhere")
 		}
-		for _, m := range st.Missing {
+		for _, m := range d.Missing {
 			fmt.Fprintf(w, "  not used: %s\n", m)
 		}
-		if st.Kind == sandbox.KindNone {
+		if d.SandboxKind == event.SandboxNone {
 			missing = append(missing, "an OS sandbox (Landlock in the kernel, or bubblewrap; sandbox-exec on macOS)")
 			if d.Required {
 				missing = append(missing, "sandbox.required is set, so ponder will not start here")

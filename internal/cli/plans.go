@@ -9,11 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/editor"
 	"github.com/ponder-agent/ponder/internal/markdown"
-	"github.com/ponder-agent/ponder/internal/planmode"
-	"github.com/ponder-agent/ponder/internal/plans"
 )
 
 // newPlansCmd browses plan files: list, show, path, open.
@@ -24,23 +22,23 @@ func newPlansCmd(io IO) *cobra.Command {
 		Long: `plans lists and opens the plans ponder wrote for this project's plan
 directory (plansDirectory, or ~/.ponder/plans). SLUG is a plan's name or
 the start of it; without one, the newest plan is used.`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return listPlans(io) },
 	}
 	cmd.AddCommand(
-		&cobra.Command{Use: "list", Short: "List plans, newest first", Args: cobra.NoArgs,
+		&cobra.Command{Use: "list", Short: "List plans, newest first", Args: usageArgs(cobra.NoArgs),
 			RunE: func(*cobra.Command, []string) error { return listPlans(io) }},
-		&cobra.Command{Use: "show [SLUG]", Short: "Print a plan", Args: cobra.MaximumNArgs(1),
+		&cobra.Command{Use: "show [SLUG]", Short: "Print a plan", Args: usageArgs(cobra.MaximumNArgs(1)),
 			RunE: func(_ *cobra.Command, args []string) error { return showPlan(io, first(args)) }},
-		&cobra.Command{Use: "path [SLUG]", Short: "Print a plan's path", Args: cobra.MaximumNArgs(1),
+		&cobra.Command{Use: "path [SLUG]", Short: "Print a plan's path", Args: usageArgs(cobra.MaximumNArgs(1)),
 			RunE: func(_ *cobra.Command, args []string) error {
-				p, err := findPlan(first(args))
+				p, err := app.FindPlan(first(args))
 				if err == nil {
 					fmt.Fprintln(io.Out, p.Path)
 				}
 				return err
 			}},
-		&cobra.Command{Use: "open [SLUG]", Short: "Open a plan in $VISUAL or $EDITOR", Args: cobra.MaximumNArgs(1),
+		&cobra.Command{Use: "open [SLUG]", Short: "Open a plan in $VISUAL or $EDITOR", Args: usageArgs(cobra.MaximumNArgs(1)),
 			RunE: func(_ *cobra.Command, args []string) error { return openPlan(io, first(args)) }},
 	)
 	return cmd
@@ -53,36 +51,8 @@ func first(args []string) string {
 	return ""
 }
 
-// projectPlans lists the plans of the project in the working directory.
-func projectPlans() ([]plans.Info, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	cfgDir, err := config.DefaultDir(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	home, _ := os.UserHomeDir()
-	root := config.FindRoot(dir, cfgDir, home)
-	cfg, err := config.Load(config.Options{ConfigDir: cfgDir, ProjectDir: root})
-	if err != nil {
-		return nil, err
-	}
-	plansDir := planmode.PlansDir(planmode.Config{ConfigDir: cfg.ConfigDir, ProjectDir: root, PlansDirectory: config.Str(cfg.Settings.PlansDirectory, "")})
-	return plans.List(plansDir, cfg.ConfigDir)
-}
-
-func findPlan(slug string) (plans.Info, error) {
-	list, err := projectPlans()
-	if err != nil {
-		return plans.Info{}, err
-	}
-	return plans.Find(list, slug)
-}
-
 func listPlans(io IO) error {
-	list, err := projectPlans()
+	list, err := app.Plans()
 	if err != nil {
 		return err
 	}
@@ -106,7 +76,7 @@ func listPlans(io IO) error {
 }
 
 func showPlan(io IO, slug string) error {
-	p, err := findPlan(slug)
+	p, err := app.FindPlan(slug)
 	if err != nil {
 		return err
 	}
@@ -123,7 +93,7 @@ func showPlan(io IO, slug string) error {
 }
 
 func openPlan(io IO, slug string) error {
-	p, err := findPlan(slug)
+	p, err := app.FindPlan(slug)
 	if err != nil {
 		return err
 	}

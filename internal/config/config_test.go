@@ -127,8 +127,8 @@ func TestAgentCountsAndEnv(t *testing.T) {
 		t.Error("PONDER_PLAN_INTERVIEW=1 should turn the interview workflow on")
 	}
 	c2, _ := Load(Options{ConfigDir: t.TempDir(), ProjectDir: t.TempDir(), Getenv: noEnv})
-	if c2.ExploreAgentCount() != 3 || c2.PlanAgentCount() != 1 {
-		t.Errorf("defaults = %d, %d; want 3, 1", c2.ExploreAgentCount(), c2.PlanAgentCount())
+	if c2.ExploreAgentCount() != 0 || c2.PlanAgentCount() != 0 {
+		t.Errorf("unset = %d, %d; want 0, 0 (plan mode's defaults apply)", c2.ExploreAgentCount(), c2.PlanAgentCount())
 	}
 }
 

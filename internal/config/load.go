@@ -40,6 +40,10 @@ const (
 	ScopeUser Scope = iota
 	ScopeProject
 	ScopeLocal
+	// ScopeOuter is the settings of a project the project root lies in
+	// (the root is a submodule or a nested repository): only their deny
+	// and ask rules count, trusted or not. They come after the user's.
+	ScopeOuter
 )
 
 // Layer is one settings file as it counts: a project file of an untrusted
@@ -48,6 +52,9 @@ type Layer struct {
 	File     string
 	Scope    Scope
 	Settings Settings
+	// Root is the project root the file's relative path patterns start
+	// from: the outer project's for ScopeOuter, else the project root.
+	Root string
 }
 
 // Config is the merged settings of a project plus the environment.
@@ -78,7 +85,7 @@ type Config struct {
 func (c *Config) ProjectFiles() []string {
 	var out []string
 	for _, l := range c.Layers {
-		if l.Scope != ScopeUser {
+		if l.Scope == ScopeProject || l.Scope == ScopeLocal {
 			out = append(out, l.File)
 		}
 	}
@@ -144,7 +151,20 @@ func Load(o Options) (*Config, error) {
 		if f.scope != ScopeUser {
 			c.Warnings = append(c.Warnings, projectSandbox(f.path, &s)...)
 		}
-		c.Layers = append(c.Layers, Layer{File: f.path, Scope: f.scope, Settings: s})
+		c.Layers = append(c.Layers, Layer{File: f.path, Scope: f.scope, Settings: s, Root: o.ProjectDir})
+	}
+	// The projects around the root narrow it, after the user's settings.
+	outer, err := outerLayers(o.ProjectDir, dir, home)
+	if err != nil {
+		return nil, err
+	}
+	at := 0
+	if len(c.Layers) > 0 && c.Layers[0].Scope == ScopeUser {
+		at = 1
+	}
+	c.Layers = slices.Insert(c.Layers, at, outer...)
+	for _, l := range outer {
+		c.Files = append(c.Files, l.File)
 	}
 	c.decideTrust(o, home)
 	for i, l := range c.Layers {
@@ -202,15 +222,17 @@ func DefaultDir(getenv func(string) string) (string, error) {
 func (c *Config) Getenv(key string) string { return c.getenv(key) }
 
 // ExploreAgentCount is how many Explore agents the plan workflow suggests:
-// $PONDER_PLAN_EXPLORE_AGENT_COUNT, else the setting, else 3.
+// $PONDER_PLAN_EXPLORE_AGENT_COUNT, else the setting, else 0 (plan mode's
+// own default).
 func (c *Config) ExploreAgentCount() int {
-	return c.agentCount("PONDER_PLAN_EXPLORE_AGENT_COUNT", c.Settings.PlanMode.ExploreAgentCount, 3)
+	return c.agentCount("PONDER_PLAN_EXPLORE_AGENT_COUNT", c.Settings.PlanMode.ExploreAgentCount, 0)
 }
 
 // PlanAgentCount is how many Plan agents the plan workflow suggests:
-// $PONDER_PLAN_AGENT_COUNT, else the setting, else 1.
+// $PONDER_PLAN_AGENT_COUNT, else the setting, else 0 (plan mode's own
+// default).
 func (c *Config) PlanAgentCount() int {
-	return c.agentCount("PONDER_PLAN_AGENT_COUNT", c.Settings.PlanMode.PlanAgentCount, 1)
+	return c.agentCount("PONDER_PLAN_AGENT_COUNT", c.Settings.PlanMode.PlanAgentCount, 0)
 }
 
 func (c *Config) agentCount(env string, setting *int, def int) int {

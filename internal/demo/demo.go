@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 )
 
@@ -22,6 +23,18 @@ const Label = "DEMO: scripted session, no model is called"
 
 // Prompt is the request typed into the input box for the newcomer.
 const Prompt = "Add a --shout flag that prints the greeting in capitals"
+
+// Options are the app options of a demonstration session: a scratch copy
+// of the project (see Scratch) with a configuration of its own, and the
+// scripted model in place of a provider.
+func Options() (app.Options, error) {
+	dir, cfg, err := Scratch()
+	if err != nil {
+		return app.Options{}, err
+	}
+	return app.Options{Dir: dir, ConfigDir: cfg, Model: "scripted-demo", LLM: fakemodel.NewProvider(Script()),
+		Getenv: func(string) string { return "" }}, nil
+}
 
 // Scratch copies the demo project into a new temporary directory and
 // returns it with a config directory of its own beside it.

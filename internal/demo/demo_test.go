@@ -46,7 +46,7 @@ func TestDemoScriptRunsThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Text, "scripted demo") || a.Mode() != permission.ModeAcceptEdits {
+	if !strings.Contains(res.Text, "scripted demo") || a.Mode() != event.ModeAcceptEdits {
 		t.Fatalf("result %q, mode %s", res.Text, a.Mode())
 	}
 	main, _ := os.ReadFile(filepath.Join(dir, "main.go"))
@@ -56,7 +56,7 @@ func TestDemoScriptRunsThrough(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "main_test.go")); err != nil {
 		t.Fatal("main_test.go was not written")
 	}
-	if plan, ok := a.Plan.ReadPlan(""); !ok || !strings.Contains(plan, "--shout") {
+	if plan, ok := a.PlanText(); !ok || !strings.Contains(plan, "--shout") {
 		t.Fatal("the plan file was not written")
 	}
 	refused := false

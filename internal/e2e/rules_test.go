@@ -231,6 +231,10 @@ func TestFetchRulesCompareParsedURLs(t *testing.T) {
 			fetch(fmt.Sprintf("http://127.1:%d/private/data", port)),
 			fetch(fmt.Sprintf("http://[::ffff:127.0.0.1]:%d/private/data", port)),
 			fetch(fmt.Sprintf("http://127.0.0.1.:%d/private/data", port)),
+			// The unspecified address reaches the local host on Linux.
+			fetch(fmt.Sprintf("http://0.0.0.0:%d/private/data", port)),
+			fetch(fmt.Sprintf("http://0:%d/private/data", port)),
+			fetch(fmt.Sprintf("http://[::ffff:0.0.0.0]:%d/private/data", port)),
 			fetch(base + "/public/jump"),
 			fetch(base + `/public\..\private/data`),
 			fetch(base + "/public/page"),

@@ -230,6 +230,10 @@ func TestShellFetchesObeyWebFetchRules(t *testing.T) {
 			"wget -qO- " + h.url("127.0.0.1", "/denied-wget"),
 			"sh -c 'curl -s " + h.url("127.0.0.1", "/denied-sh") + "'",
 			"curl -s " + h.url("localhost", "/denied-localhost"),
+			// The unspecified address reaches the local host on Linux.
+			"curl -s " + h.url("0.0.0.0", "/denied-any"),
+			"curl -s " + h.url("0", "/denied-zero"),
+			"curl -s " + h.url("[::]", "/denied-any6"),
 		}
 		var calls []fakemodel.ToolCall
 		for _, c := range denied {
@@ -244,7 +248,7 @@ func TestShellFetchesObeyWebFetchRules(t *testing.T) {
 				t.Errorf("%q was not refused: %q", c, res[i].Content)
 			}
 		}
-		for _, p := range []string{"/denied-curl", "/denied-wget", "/denied-sh", "/denied-localhost"} {
+		for _, p := range []string{"/denied-curl", "/denied-wget", "/denied-sh", "/denied-localhost", "/denied-any", "/denied-zero"} {
 			if h.count(p) != 0 {
 				t.Errorf("%s was fetched", p)
 			}

@@ -42,6 +42,8 @@ type WalkOptions struct {
 	// Workers bounds how many directories are read at the same time;
 	// zero means GOMAXPROCS.
 	Workers int
+	// All reports ignored entries too; only .git stays out.
+	All bool
 }
 
 // Walk visits everything below start, a slash-separated path relative to
@@ -70,9 +72,11 @@ func (m *Matcher) Walk(ctx context.Context, start string, opts WalkOptions, fn W
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	w := &walker{m: m, ctx: ctx, fn: fn, sem: make(chan struct{}, workers)}
+	w := &walker{m: m, ctx: ctx, fn: fn, sem: make(chan struct{}, workers), all: opts.All}
 	parent := m.base
-	if start != "" {
+	if opts.All {
+		parent = nil
+	} else if start != "" {
 		dir := ""
 		if i := strings.LastIndexByte(start, '/'); i >= 0 {
 			dir = start[:i]
@@ -98,6 +102,7 @@ type walker struct {
 	wg   sync.WaitGroup
 	err  atomic.Pointer[error]
 	done atomic.Bool
+	all  bool // report ignored entries too
 }
 
 func (w *walker) stop(err error) {
@@ -133,7 +138,9 @@ func (w *walker) dir(abs string, f *frame) {
 	if err != nil && len(ents) == 0 {
 		return
 	}
-	f = w.m.pushDir(f, abs, ents)
+	if !w.all {
+		f = w.m.pushDir(f, abs, ents)
+	}
 	for _, e := range ents {
 		ent, ok := w.m.entry(abs, e, f)
 		if !ok {

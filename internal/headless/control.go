@@ -11,8 +11,6 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/app"
-	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/planmode"
 )
 
 // inLine is one line a host writes on stream-json input.
@@ -64,7 +62,7 @@ type work struct {
 type control struct {
 	app   *app.App
 	out   *writer
-	input chan work
+	input *queue
 
 	mu        sync.Mutex
 	kinds     map[string]event.QuestionKind
@@ -72,7 +70,7 @@ type control struct {
 }
 
 func newControl(a *app.App, out *writer) *control {
-	return &control{app: a, out: out, input: make(chan work, 16), kinds: map[string]event.QuestionKind{}}
+	return &control{app: a, out: out, input: newQueue(), kinds: map[string]event.QuestionKind{}}
 }
 
 // noteQuestion remembers what kind each open question is, to read its
@@ -83,6 +81,13 @@ func (c *control) noteQuestion(q event.Question) {
 	c.mu.Unlock()
 }
 
+// forgetQuestion drops a question that no longer waits, however it ended.
+func (c *control) forgetQuestion(id string) {
+	c.mu.Lock()
+	delete(c.kinds, id)
+	c.mu.Unlock()
+}
+
 // setInterrupt registers how to interrupt the running turn.
 func (c *control) setInterrupt(cancel context.CancelFunc) {
 	c.mu.Lock()
@@ -90,12 +95,14 @@ func (c *control) setInterrupt(cancel context.CancelFunc) {
 	c.mu.Unlock()
 }
 
-// read consumes standard input until it ends. The end of input means the
-// host is gone: questions still open, and any asked later, are withdrawn,
-// so nothing waits forever and nothing is approved by default.
+// read consumes standard input until it ends. It never waits for a turn:
+// user messages queue up, control lines take effect as they come. The end
+// of input means the host is gone: questions still open, and any asked
+// later, are withdrawn, so nothing waits forever and nothing is approved
+// by default.
 func (c *control) read(r io.Reader) {
-	defer close(c.input)
-	defer c.app.Broker.Close()
+	defer c.input.close()
+	defer c.app.AnswererGone()
 	br := bufio.NewReaderSize(r, 1<<20)
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
@@ -125,7 +132,7 @@ func (c *control) handle(data []byte, n int) {
 			c.complain(n, "%v", err)
 			return
 		}
-		c.input <- work{text: text}
+		c.input.push(work{text: text})
 	case "control_response":
 		c.answer(n, in.RequestID, in.Response)
 	case "control_request":
@@ -139,7 +146,6 @@ func (c *control) handle(data []byte, n int) {
 func (c *control) answer(n int, id string, raw json.RawMessage) {
 	c.mu.Lock()
 	kind, ok := c.kinds[id]
-	delete(c.kinds, id)
 	c.mu.Unlock()
 	if !ok {
 		c.complain(n, "no open question has request_id %q", id)
@@ -159,26 +165,28 @@ func (c *control) answer(n int, id string, raw json.RawMessage) {
 		c.app.Dismiss(id)
 		return
 	}
-	var ans permission.Answer
+	var ans event.Answer
 	switch kind {
 	case event.AskToolUse, event.AskEnterPlan:
-		ans = permission.Answer{Allow: r.Behavior == "allow", Message: r.Message, Always: r.Always}
+		ans = event.Answer{Allow: r.Behavior == "allow", Message: r.Message, Always: r.Always}
 	case event.AskPlanExit:
 		opt := r.Option
 		if opt == "" && r.Behavior == "allow" {
-			opt = planmode.OptionApprove
+			opt = event.OptionApprove
 		}
 		if opt == "" && r.Behavior == "deny" {
-			opt = planmode.OptionReject
+			opt = event.OptionReject
 			if r.Feedback == "" {
 				r.Feedback = r.Message
 			}
 		}
-		ans = permission.Answer{Option: opt, Feedback: r.Feedback, EditedPlan: r.Plan}
+		ans = event.Answer{Option: opt, Feedback: r.Feedback, EditedPlan: r.Plan}
 	case event.AskUser:
-		ans = permission.Answer{Answers: r.Answers}
+		ans = event.Answer{Answers: r.Answers}
 	}
-	c.app.Answer(id, ans)
+	if !c.app.Answer(id, ans) {
+		c.complain(n, "the question %q no longer waits for an answer", id)
+	}
 }
 
 // request handles a host's own control request.
@@ -194,17 +202,7 @@ func (c *control) request(n int, id string, raw json.RawMessage) {
 	}
 	switch r.Subtype {
 	case "set_permission_mode":
-		m, err := permission.ParseMode(r.Mode)
-		if err != nil {
-			c.reply(id, err)
-			return
-		}
-		ch := c.app.SetMode(m, planmode.ViaControl)
-		if ch.To != m {
-			c.reply(id, fmt.Errorf("the mode did not change to %s", m))
-			return
-		}
-		c.reply(id, nil)
+		c.reply(id, c.app.SetMode(r.Mode, "control"))
 	case "interrupt":
 		c.mu.Lock()
 		cancel := c.interrupt
@@ -216,7 +214,7 @@ func (c *control) request(n int, id string, raw json.RawMessage) {
 	case "compact":
 		// Queued behind the messages before it, so it never runs while a
 		// turn does.
-		c.input <- work{compactID: id, instructions: r.Instructions}
+		c.input.push(work{compactID: id, instructions: r.Instructions})
 	default:
 		c.reply(id, fmt.Errorf("unknown control request %q (want set_permission_mode, interrupt or compact)", r.Subtype))
 	}
@@ -232,5 +230,5 @@ func (c *control) reply(id string, err error) {
 
 func (c *control) complain(n int, format string, args ...any) {
 	msg := fmt.Sprintf("input line %d: ", n) + fmt.Sprintf(format, args...)
-	c.out.line(map[string]any{"type": "event", "event": "notice", "level": "warning", "text": msg, "session_id": c.app.ID})
+	c.out.line(map[string]any{"type": "event", "event": "notice", "level": "warning", "text": msg, "session_id": c.app.ID()})
 }

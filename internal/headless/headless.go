@@ -12,17 +12,7 @@ import (
 	"time"
 
 	"github.com/ponder-agent/ponder/event"
-	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/app"
-	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/planmode"
-)
-
-// Exit codes.
-const (
-	ExitOK      = 0
-	ExitFailure = 1
-	ExitUsage   = 2
 )
 
 // Options configure a headless run.
@@ -31,9 +21,6 @@ type Options struct {
 	Prompt       string
 	OutputFormat string
 	InputFormat  string
-	// PlanApproval is the --plan-approval policy for runs without a
-	// control channel.
-	PlanApproval string
 	// ApprovePlan and RejectPlan answer a pending approval on resume.
 	ApprovePlan string
 	RejectPlan  *string
@@ -56,25 +43,25 @@ func Run(ctx context.Context, o Options) int {
 		return code
 	}
 	streaming := o.InputFormat == FormatStreamJSON
-	policy, err := ParsePolicy(o.PlanApproval)
-	if err != nil {
-		return fail(ExitUsage, err)
-	}
 	var ctl *control
 	opts := o.App
+	// With a control channel the host answers questions; without one,
+	// plan approvals follow opts.PlanApproval and nothing else is answered.
 	opts.Interactive = streaming
-	if !streaming {
-		opts.Asker = policyAsker{policy: policy}
-	}
 	opts.Sink = func(e event.Event) {
-		if q, ok := e.(event.QuestionAsked); ok && ctl != nil {
-			ctl.noteQuestion(q.Question)
+		if ctl != nil {
+			switch e := e.(type) {
+			case event.QuestionAsked:
+				ctl.noteQuestion(e.Question)
+			case event.QuestionClosed:
+				ctl.forgetQuestion(e.ID)
+			}
 		}
 		w.emit(e)
 	}
 	a, err := app.New(opts)
 	if err != nil {
-		return fail(exitCode(err), err)
+		return fail(app.ExitCode(err), err)
 	}
 	defer a.Close()
 	if streaming {
@@ -82,14 +69,14 @@ func Run(ctx context.Context, o Options) int {
 	}
 	a.SetTaskHint(o.Prompt)
 	if err := a.Start(); err != nil {
-		return fail(exitCode(err), err)
+		return fail(app.ExitCode(err), err)
 	}
 
 	r := runner{a: a, w: w, o: o, start: start}
 	if o.ApprovePlan != "" || o.RejectPlan != nil {
-		ans := permission.Answer{Option: o.ApprovePlan}
+		ans := event.Answer{Option: o.ApprovePlan}
 		if o.RejectPlan != nil {
-			ans = permission.Answer{Option: planmode.OptionReject, Feedback: *o.RejectPlan}
+			ans = event.Answer{Option: event.OptionReject, Feedback: *o.RejectPlan}
 		}
 		res, err := a.AnswerPending(ctx, ans)
 		if code, done := r.report(res, err, o.Prompt == "" && !streaming); done {
@@ -99,9 +86,9 @@ func Run(ctx context.Context, o Options) int {
 	if !streaming {
 		if strings.TrimSpace(o.Prompt) == "" {
 			if o.ApprovePlan != "" || o.RejectPlan != nil {
-				return ExitOK
+				return app.ExitOK
 			}
-			return fail(ExitUsage, errors.New("no prompt: give one as an argument or on standard input"))
+			return fail(app.ExitUsage, errors.New("no prompt: give one as an argument or on standard input"))
 		}
 		res, err := a.Send(ctx, o.Prompt)
 		code, _ := r.report(res, err, true)
@@ -109,8 +96,8 @@ func Run(ctx context.Context, o Options) int {
 	}
 
 	go ctl.read(o.Stdin)
-	code := ExitOK
-	if a.Pending() != nil {
+	code := app.ExitOK
+	if a.HasPendingPlan() {
 		// A plan left waiting by an earlier run: ask the host now.
 		res, err := a.AskPending(ctx)
 		code, _ = r.report(res, err, true)
@@ -118,18 +105,10 @@ func Run(ctx context.Context, o Options) int {
 	if strings.TrimSpace(o.Prompt) != "" {
 		code = r.turn(ctx, ctl, o.Prompt)
 	}
-	for {
-		var w work
-		var more bool
-		select {
-		case w, more = <-ctl.input:
-		case <-ctx.Done():
-			// A signal ends the run even while the host keeps its end of
-			// standard input open.
-			return code
-		}
+	for ctx.Err() == nil {
+		w, more := ctl.input.next(ctx)
 		if !more {
-			return code
+			break
 		}
 		if w.compactID != "" {
 			ctl.reply(w.compactID, a.Compact(ctx, w.instructions))
@@ -137,6 +116,23 @@ func Run(ctx context.Context, o Options) int {
 		}
 		code = r.turn(ctx, ctl, w.text)
 	}
+	if ctx.Err() != nil {
+		// A signal ends the run even while the host keeps its end of
+		// standard input open, at once, and as a failure: what the host
+		// asked for did not all happen. A turn it cut short has said so.
+		if !r.cut {
+			r.interrupted()
+		}
+		return app.ExitFailure
+	}
+	return code
+}
+
+// interrupted reports a run a signal ended between turns.
+func (r *runner) interrupted() {
+	r.w.line(Result{Type: "result", Subtype: "error", IsError: true, SessionID: r.a.ID(), Result: "interrupted", Error: "interrupted",
+		Mode: r.a.Mode(), DurationMS: time.Since(r.start).Milliseconds()})
+	fmt.Fprintln(r.o.Stderr, "ponder: interrupted")
 }
 
 // runner reports turns.
@@ -145,6 +141,8 @@ type runner struct {
 	w     *writer
 	o     Options
 	start time.Time
+	// cut says a turn was reported as interrupted.
+	cut bool
 }
 
 // turn runs one stream-json input message, interruptible by the host.
@@ -161,31 +159,32 @@ func (r *runner) turn(ctx context.Context, ctl *control, text string) int {
 // report prints how a turn ended and returns the exit code. final says
 // whether this is the last thing the run does; a successful answer to a
 // pending approval followed by a prompt is not reported on its own.
-func (r *runner) report(res agent.Result, err error, final bool) (int, bool) {
+func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 	a, w := r.a, r.w
-	out := Result{Type: "result", Subtype: "success", SessionID: a.ID, Result: res.Text, Mode: string(a.Mode()),
-		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: usage(res)}
-	if _, ok := a.Plan.ReadPlan(""); ok {
-		out.PlanFile = a.Plan.PlanFile("")
+	out := Result{Type: "result", Subtype: "success", SessionID: a.ID(), Result: res.Text, Mode: a.Mode(),
+		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: res.Usage}
+	if _, ok := a.PlanText(); ok {
+		out.PlanFile = a.PlanFile()
 	}
-	code := ExitOK
+	code := app.ExitOK
 	switch {
 	case err != nil:
-		out.Subtype, out.IsError, out.Error, code = "error", true, err.Error(), exitCode(err)
+		out.Subtype, out.IsError, out.Error, code = "error", true, err.Error(), app.ExitCode(err)
 		if out.Result == "" {
 			out.Result = err.Error()
 		}
-	case res.StopReason == agent.StopPlanPending:
+	case res.StopReason == app.StopPlanPending:
 		out.Subtype = "plan_pending"
-		out.Plan, out.PlanFile = res.Pending.Plan, res.Pending.PlanFile
-	case res.StopReason == agent.StopMaxTurns:
-		out.Subtype, out.IsError, code = "error_max_turns", true, ExitFailure
+		out.Plan, out.PlanFile = res.Plan, res.PlanFile
+	case res.StopReason == app.StopMaxTurns:
+		out.Subtype, out.IsError, code = "error_max_turns", true, app.ExitFailure
 		out.Error = fmt.Sprintf("stopped after %d model requests (--max-turns)", res.Requests)
-	case res.StopReason == agent.StopInterrupted:
-		out.Subtype, out.IsError, code = "error", true, ExitFailure
+	case res.StopReason == app.StopInterrupted:
+		out.Subtype, out.IsError, code = "error", true, app.ExitFailure
 		out.Error = "interrupted"
+		r.cut = true
 	}
-	if !final && code == ExitOK && out.Subtype == "success" {
+	if !final && code == app.ExitOK && out.Subtype == "success" {
 		return code, false
 	}
 	switch r.o.OutputFormat {
@@ -215,19 +214,4 @@ func (r *runner) text(out Result) {
 	default:
 		fmt.Fprintln(r.o.Stdout, out.Result)
 	}
-}
-
-func usage(res agent.Result) event.Usage {
-	u := res.Usage
-	return event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
-}
-
-// exitCode maps an error to the exit status: usage problems are 2,
-// everything else 1.
-func exitCode(err error) int {
-	var ue *app.UsageError
-	if errors.As(err, &ue) || errors.Is(err, app.ErrPlanPending) {
-		return ExitUsage
-	}
-	return ExitFailure
 }

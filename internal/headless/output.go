@@ -91,7 +91,12 @@ func (w *writer) streamJSON(e event.Event) {
 		w.line(map[string]any{"type": "system", "subtype": "init", "session_id": e.SessionID, "model": e.Model,
 			"permission_mode": e.Mode, "cwd": e.Cwd, "tools": e.Tools, "resumed": e.Resumed, "version": event.Version,
 			"sandbox": e.Sandbox})
-	case event.TextDelta, event.QuestionClosed, event.TurnFinished:
+	case event.TextDelta, event.TurnFinished:
+	case event.QuestionClosed:
+		// Hosts know questions by their request_id.
+		l := eventLine(e, w.sessionID)
+		l["request_id"] = e.ID
+		w.line(l)
 	case event.AssistantMessage:
 		w.line(map[string]any{"type": "assistant", "message": e.Message, "agent_id": e.AgentID, "session_id": w.sessionID, "usage": e.Usage})
 	case event.UserMessage:

@@ -6,7 +6,11 @@
 // subpackages; the fakemodel subpackage serves both APIs for tests.
 package llm
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/ponder-agent/ponder/event"
+)
 
 // Role says who wrote a message.
 type Role string
@@ -22,9 +26,9 @@ type BlockType string
 
 // The content block kinds ponder exchanges with models.
 const (
-	BlockText       BlockType = "text"
-	BlockToolUse    BlockType = "tool_use"
-	BlockToolResult BlockType = "tool_result"
+	BlockText       BlockType = event.BlockText
+	BlockToolUse    BlockType = event.BlockToolUse
+	BlockToolResult BlockType = event.BlockToolResult
 )
 
 // Block is one piece of a message: text, a tool call made by the model, or

@@ -54,6 +54,9 @@ type Access struct {
 	Paths []string
 	// Command is the shell command of an exec.
 	Command string
+	// Dir is the directory an exec starts in, against which the relative
+	// paths of its files are read; the project root when empty.
+	Dir string
 	// Target is the URL of a network access or the agent type of an
 	// agent launch.
 	Target string

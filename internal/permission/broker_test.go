@@ -8,7 +8,7 @@ import (
 
 func TestBrokerFirstAnswerWins(t *testing.T) {
 	asked := make(chan Question, 1)
-	b := NewBroker(func(q Question) { asked <- q })
+	b := NewBroker(func(q Question) { asked <- q }, nil)
 	done := make(chan Answer, 1)
 	go func() {
 		a, err := b.Ask(context.Background(), Question{Kind: AskToolUse, Tool: "Bash"})
@@ -34,7 +34,7 @@ func TestBrokerFirstAnswerWins(t *testing.T) {
 
 func TestBrokerContextAndDismissAndClose(t *testing.T) {
 	asked := make(chan Question, 3)
-	b := NewBroker(func(q Question) { asked <- q })
+	b := NewBroker(func(q Question) { asked <- q }, nil)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 3)
@@ -60,5 +60,48 @@ func TestBrokerContextAndDismissAndClose(t *testing.T) {
 	}
 	if _, err := b.Ask(context.Background(), Question{}); !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("ask after close: %v", err)
+	}
+}
+
+// However a question ends, the broker says so once, and how.
+func TestBrokerTellsHowEveryQuestionEnded(t *testing.T) {
+	asked := make(chan Question, 4)
+	ended := make(chan string, 8)
+	b := NewBroker(func(q Question) { asked <- q }, func(id, how string) { ended <- id + " " + how })
+	errc := make(chan error, 4)
+	ask := func(ctx context.Context) Question {
+		go func() { _, err := b.Ask(ctx, Question{}); errc <- err }()
+		return <-asked
+	}
+	q := ask(context.Background())
+	b.Answer(q.ID, Answer{Allow: true})
+	b.Answer(q.ID, Answer{Allow: true}) // a second answer ends nothing
+	<-errc
+	if got := <-ended; got != q.ID+" answered" {
+		t.Fatalf("answered: %q", got)
+	}
+	q = ask(context.Background())
+	b.Dismiss(q.ID)
+	<-errc
+	if got := <-ended; got != q.ID+" dismissed" {
+		t.Fatalf("dismissed: %q", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	q = ask(ctx)
+	cancel()
+	<-errc
+	if got := <-ended; got != q.ID+" cancelled" {
+		t.Fatalf("cancelled: %q", got)
+	}
+	q = ask(context.Background())
+	b.Close()
+	<-errc
+	if got := <-ended; got != q.ID+" closed" {
+		t.Fatalf("closed: %q", got)
+	}
+	select {
+	case extra := <-ended:
+		t.Fatalf("a question ended twice: %q", extra)
+	default:
 	}
 }

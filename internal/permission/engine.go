@@ -3,7 +3,6 @@ package permission
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -46,14 +45,16 @@ type Decision struct {
 	// no rule fits that is as narrow as what the user is shown.
 	Suggest string
 	// Sandbox says the command must run inside the OS sandbox: every
-	// command in plan mode and in read-only agents, and elsewhere a
-	// command allowed only because it was judged read-only. A command the
-	// user or an allow rule approved, or one run in bypass mode, is not
-	// confined. For an Ask it says what applies once the user says yes.
+	// command in plan mode and in read-only agents, and elsewhere every
+	// line judged read-only, whatever let it run (the mode, an allow rule,
+	// a yes, bypass mode). Only a line that is not read-only runs
+	// unconfined, once the user or an allow rule approved it or in bypass
+	// mode. For an Ask it says what applies once the user says yes.
 	Sandbox bool
-	// Ports are, for a command allowed to fetch from the network, the TCP
-	// ports of those fetches (443 for an https address). A confined
-	// command may connect to these ports and no others.
+	// Ports are, for a confined command that fetches from the network,
+	// the TCP ports of those fetches (443 for an https address); for an
+	// Ask, once the user says yes. A confined command may connect to these
+	// ports and no others.
 	Ports []uint16
 	// Lookup says one of those fetches names a host that must be looked
 	// up (not an IP address or localhost), so the command may also send
@@ -91,8 +92,15 @@ type Context struct {
 	ReadOnlyAgent bool
 	// AgentType names the calling agent type, for messages.
 	AgentType string
+	// Subagent says the caller is a subagent, not the main conversation;
+	// subagents launch no agents of their own.
+	Subagent bool
 	// DeniedTools are tools the calling agent may not use at all.
 	DeniedTools []string
+	// Offered are the tools offered to the caller here and now (see
+	// Engine.Offers); a call of any other tool is refused. Nil offers
+	// every tool, for callers that judge accesses outside an agent.
+	Offered []string
 }
 
 // Engine holds the rules of a session and makes every permission decision.
@@ -110,6 +118,8 @@ type Engine struct {
 	// warnings are rules that parse but look mistaken.
 	warnings []string
 	sandbox  SandboxPolicy
+	// hidden is the last search for the paths deny rules cover.
+	hidden hiddenCache
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -117,6 +127,11 @@ type Engine struct {
 type Rules struct {
 	Allow, Ask, Deny []string
 	Sets             []RuleSet
+	// Tools are the kinds the session's tools declare, by name (see
+	// kinds.go): a rule naming a tool that reads files covers every such
+	// tool, as a rule for Read does. Without them only the words of the
+	// rule language (Read, Edit, Bash, ...) stand for a kind.
+	Tools map[string]Kind
 }
 
 // NewEngine parses and compiles the rules. Root is the project root,
@@ -125,9 +140,13 @@ type Rules struct {
 // naming its file; one that parses but looks mistaken is a warning (see
 // Warnings).
 func NewEngine(r Rules, root, home string) (*Engine, error) {
-	e := &Engine{match: matcher{root: root, home: home}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
+	e := &Engine{match: matcher{root: root, home: home, tools: r.Tools}, canonRoot: Canonical(root), specs: map[string]commandSpec{}}
 	sets := append([]RuleSet{{Source: SourceSession, Allow: r.Allow, Ask: r.Ask, Deny: r.Deny}}, r.Sets...)
 	for _, set := range sets {
+		m := e.match
+		if set.Root != "" {
+			m.root = set.Root
+		}
 		for _, list := range []struct {
 			dst   *[]Rule
 			texts []string
@@ -135,11 +154,11 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 		}{{&e.deny, set.Deny, "deny"}, {&e.ask, set.Ask, "ask"}, {&e.allow, set.Allow, "allow"}} {
 			for _, text := range list.texts {
 				for _, part := range splitRuleList(text) {
-					rule, err := e.parse(part, set.Source, set.File)
+					rule, err := parseWith(m, part, set.Source, set.File)
 					if err != nil {
 						return nil, fmt.Errorf("%s: permissions.%s: %w", where(set.Source, set.File), list.name, err)
 					}
-					if w := e.match.lint(rule, list.name); w != "" {
+					if w := m.lint(rule, list.name); w != "" {
 						e.warnings = append(e.warnings, fmt.Sprintf("%s: permissions.%s: %s", rule.origin(), list.name, w))
 					}
 					*list.dst = append(*list.dst, rule)
@@ -151,13 +170,18 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 	return e, nil
 }
 
-// parse parses and compiles one rule.
+// parse parses and compiles one rule against the project root.
 func (e *Engine) parse(text string, src Source, file string) (Rule, error) {
+	return parseWith(e.match, text, src, file)
+}
+
+// parseWith parses one rule and compiles it with m's root and home.
+func parseWith(m matcher, text string, src Source, file string) (Rule, error) {
 	r, err := ParseRule(text)
 	if err != nil {
 		return Rule{}, err
 	}
-	if err := e.match.compile(&r, src, file); err != nil {
+	if err := m.compile(&r, src, file); err != nil {
 		return Rule{}, fmt.Errorf("permission rule %q: %v", r.Text, err)
 	}
 	return r, nil
@@ -191,20 +215,44 @@ func (e *Engine) SetSandbox(p SandboxPolicy) {
 
 // Decide is the one place where ponder decides whether a tool call runs,
 // and whether a command runs inside the OS sandbox.
-// The order is: tools the agent may not use; ponder's own secrets; deny
-// rules; the hard limits of plan mode and read-only agents (which no allow
-// rule can lift); ask rules; allow rules; and last the mode's own default.
+// The order is: tools the caller may not use at all (outside its agent's
+// tools, denied outright by a rule, not offered to it); ponder's own
+// secrets; deny rules; the hard limits of plan mode and read-only agents
+// (which no allow rule can lift); ask rules; allow rules; and last the
+// mode's own default.
 func (e *Engine) Decide(c Context, a Access) Decision {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	// Each path is resolved once per decision, for the rules (which see
-	// both forms), the plan-file check and the accept-edits check.
-	return e.confine(c, a, e.decide(c, a, canonicalAll(a.Paths), pathHints{}))
+	// both forms), the plan-file check and the accept-edits check; a
+	// shell line is parsed once, for every check and for confinement.
+	class := e.classify(a)
+	return e.confine(c, a, class, e.decide(c, a, canonicalAll(a.Paths), pathHints{}, class))
+}
+
+// classify parses the shell line of an exec; other calls have none.
+func (e *Engine) classify(a Access) shellclass.Result {
+	if a.Kind != KindExec {
+		return shellclass.Result{}
+	}
+	class := shellclass.Classify(a.Command)
+	if e.sandbox.ClassifierOff && e.sandbox.Available {
+		// The test switch: the kernel alone must hold, so the command
+		// check lets everything through to it.
+		class = shellclass.Result{ReadOnly: true, Commands: class.Commands, Fetches: class.Fetches}
+	}
+	return class
 }
 
 // confine decides whether an exec that may run must run in the sandbox,
-// and refuses it where it must but cannot.
-func (e *Engine) confine(c Context, a Access, d Decision) Decision {
+// and refuses it where it must but cannot. Every command of plan mode and
+// read-only agents is confined; elsewhere every line judged read-only is,
+// in every mode and whatever rule or answer lets it run: a rule or a yes
+// for "git status" is meant for a reader, and the sandbox keeps it one
+// when the repository's configuration would make git run a program. Only
+// a line that is not read-only runs unconfined, once approved (a yes, an
+// allow rule) or in bypass mode.
+func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decision) Decision {
 	if a.Kind != KindExec || d.Behavior == Deny {
 		return d
 	}
@@ -221,10 +269,32 @@ func (e *Engine) confine(c Context, a Access, d Decision) Decision {
 				" runs no shell commands: without one, a command misjudged as read-only could change files. " +
 				"Use Read, Grep, Glob and LS instead. (The user can set sandbox.allowUnsandboxed: true in their settings to run read-only commands anyway.)"}
 		}
-		return d
+		return withFetchPorts(d, class)
 	}
-	d.Sandbox = d.Rule == RuleReadOnlyCommand && e.sandbox.Available
-	return d
+	d.Sandbox = class.ReadOnly && e.sandbox.Available
+	if d.Sandbox && d.Rule != RuleReadOnlyCommand && talksToDaemon(class) {
+		// docker ps, kubectl get, systemctl status only work by asking a
+		// service over a socket, which the sandbox closes; approved (an
+		// allow rule, a yes, bypass mode) they run as before. What such
+		// a client runs is the service's configuration, not the
+		// repository's.
+		d.Sandbox = false
+	}
+	return withFetchPorts(d, class)
+}
+
+// daemonClients are the readers that work by asking a service over a
+// socket or the network.
+var daemonClients = map[string]bool{"docker": true, "kubectl": true, "systemctl": true}
+
+// talksToDaemon reports whether a line runs one of daemonClients.
+func talksToDaemon(class shellclass.Result) bool {
+	for _, c := range class.Commands {
+		if len(c.Words) > 0 && c.Words[0].Lit && daemonClients[shellclass.Program(c.Words[0].Text)] {
+			return true
+		}
+	}
+	return false
 }
 
 // pathHints let a caller that walks a tree skip work Decide would do for
@@ -235,14 +305,11 @@ type pathHints struct {
 	leafOnly bool
 }
 
-// decide is Decide with the canonical paths given; the caller holds e.mu.
-func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decision {
-	if slices.Contains(c.DeniedTools, a.Tool) {
-		who := "this agent"
-		if c.AgentType != "" {
-			who = "the " + c.AgentType + " agent"
-		}
-		return Decision{Behavior: Deny, Rule: "agent tools", Reason: fmt.Sprintf("%s may not use %s.", who, a.Tool)}
+// decide is Decide with the canonical paths and the parsed shell line
+// given; the caller holds e.mu.
+func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class shellclass.Result) Decision {
+	if d, ok := e.unusable(c, a); ok {
+		return d
 	}
 	if d, ok := guardSecrets(a, canon); ok {
 		return d
@@ -255,15 +322,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 		}
 	}
 
-	// A shell line is parsed once per decision, for every check below.
-	var class shellclass.Result
 	if a.Kind == KindExec {
-		class = shellclass.Classify(a.Command)
-		if e.sandbox.ClassifierOff && e.sandbox.Available {
-			// The test switch: the kernel alone must hold, so the
-			// command check lets everything through to it.
-			class = shellclass.Result{ReadOnly: true, Commands: class.Commands}
-		}
 		if d, ok := fetchDenied(c, class); ok {
 			return d
 		}
@@ -273,8 +332,18 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 		if d, ok := e.execDenied(a, class); ok {
 			return d
 		}
+		if d, ok := e.execFiles(a, class, true); ok {
+			return d
+		}
 	} else if r, ok := e.match.anyCovers(e.deny, a, it); ok {
 		return Decision{Behavior: Deny, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf("Denied by the permission rule %s (%s).", r.Text, r.origin())}
+	} else if (a.Kind == KindRead || a.Kind == KindWrite) && !h.leafOnly {
+		// Another name of a denied file (a hard link) is that file.
+		for _, p := range a.Paths {
+			if e.deniedLink(p, a.Kind == KindRead) {
+				return hardLinkDenied(p)
+			}
+		}
 	}
 
 	if c.Mode == ModePlan || c.ReadOnlyAgent {
@@ -288,7 +357,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 			return e.suggest(d, a, class)
 		}
 		if d, ok := e.execAllowed(a, class); ok {
-			return withFetchPorts(d, class)
+			return d
 		}
 	} else {
 		if r, ok := e.match.anyCovers(e.ask, a, it); ok {
@@ -299,7 +368,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints) Decisi
 			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}
 		}
 	}
-	return withFetchPorts(e.suggest(e.modeDefault(c, a, canon, class), a, class), class)
+	return e.suggest(e.modeDefault(c, a, canon, class), a, class)
 }
 
 // modeDefault is what a mode does with a call no rule decided.

@@ -44,7 +44,9 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 			if !applies(r, webFetch) {
 				continue
 			}
-			if r.Specifier == "" || f.URL != "" && networkMatches(r.Specifier, f.URL) {
+			// An address the command names is reached first even when
+			// options may send the request on elsewhere.
+			if r.Specifier == "" || f.URL != "" && networkMatches(r.Specifier, f.URL) || f.Written != "" && networkMatches(r.Specifier, f.Written) {
 				return denyDecision(r, fetchText(f)), true
 			}
 		}
@@ -55,7 +57,7 @@ func (e *Engine) execDenied(a Access, class shellclass.Result) (Decision, bool) 
 // addSpec splits a Bash rule's specifier into words for later matching.
 // The caller holds the write lock, or owns e.
 func (e *Engine) addSpec(r Rule) {
-	if ruleKind(r.Tool) == KindExec && !anyCommand(r) {
+	if r.kind() == KindExec && !anyCommand(r) {
 		e.specs[r.Specifier] = parseCommandSpec(r.Specifier)
 	}
 }
@@ -102,6 +104,9 @@ func denyDecision(r Rule, what string) Decision {
 
 // fetchText describes a fetch for messages.
 func fetchText(f shellclass.Fetch) string {
+	if f.URL == "" && f.Written != "" {
+		return fmt.Sprintf("%s %s, which may connect elsewhere: %s", f.Program, f.Written, f.Why)
+	}
 	if f.URL == "" {
 		return f.Program + " to an address only known at run time"
 	}
@@ -140,6 +145,12 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 			}
 		}
 	}
+	if d, ok := e.unknownProgramAsks(a, class); ok {
+		return d, true
+	}
+	if d, ok := e.execFiles(a, class, false); ok {
+		return d, true
+	}
 	if class.Opaque != "" {
 		if r, ok := e.firstRestriction(a); ok {
 			return Decision{Behavior: Ask, Rule: r.kind + " rule " + r.Text, Reason: fmt.Sprintf(
@@ -155,6 +166,53 @@ func (e *Engine) execAsked(a Access, class shellclass.Result) (Decision, bool) {
 				if r.Specifier == "" || f.URL == "" || networkMatches(r.Specifier, f.URL) {
 					return Decision{Behavior: Ask, Rule: "rule " + r.Text, Reason: fmt.Sprintf(
 						"The command fetches from the network (%s), and the permission rule %s asks about or forbids fetches.", fetchText(f), r.Text)}, true
+				}
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+// unknownProgramAsks applies deny and ask rules about commands to the
+// programs the classifier does not know (Command.Unknown): such a program
+// may run its words as a command, as valgrind, setarch, setpriv, perf,
+// ip netns exec, a dynamic loader and countless others do. One that names
+// a forbidden program among its words (or has a word only known at run
+// time, which could be one), or that is itself named by a path (a script
+// or binary that may run anything), may be running the forbidden command.
+func (e *Engine) unknownProgramAsks(a Access, class shellclass.Result) (Decision, bool) {
+	for _, set := range []struct {
+		kind  string
+		rules []Rule
+	}{{"deny", e.deny}, {"ask", e.ask}} {
+		for _, r := range set.rules {
+			if !applies(r, a) || anyCommand(r) {
+				continue
+			}
+			spec := e.spec(r)
+			if len(spec.words) == 0 {
+				continue
+			}
+			target := shellclass.BaseName(spec.words[0])
+			for _, c := range class.Commands {
+				if !c.Unknown || len(c.Words) == 0 {
+					continue
+				}
+				if first := c.Words[0]; first.Lit && strings.Contains(first.Text, "/") {
+					return Decision{Behavior: Ask, Rule: set.kind + " rule " + r.Text, Reason: fmt.Sprintf(
+						"%q runs a program by path, which may run the command the permission rule %s is about.", c.String(), r.Text)}, true
+				}
+				for _, w := range c.Words[1:] {
+					if !w.Lit {
+						return Decision{Behavior: Ask, Rule: set.kind + " rule " + r.Text, Reason: fmt.Sprintf(
+							"%q may run %s, which is only known when it runs and may be what the permission rule %s is about: ponder does not know what %s does with its arguments.",
+							c.String(), w.Text, r.Text, shellclass.BaseName(c.Words[0].Text))}, true
+					}
+					if shellclass.BaseName(w.Text) == target {
+						return Decision{Behavior: Ask, Rule: set.kind + " rule " + r.Text, Reason: fmt.Sprintf(
+							"%q may run %s, which the permission rule %s is about: ponder does not know what %s does with its arguments.",
+							c.String(), w.Text, r.Text, shellclass.BaseName(c.Words[0].Text))}, true
+					}
 				}
 			}
 		}
@@ -253,21 +311,22 @@ func (e *Engine) fetchesAllowed(class shellclass.Result) (string, bool) {
 	return "", true
 }
 
-// withFetchPorts adds to a decision that lets a shell line run the ports
-// its fetches connect to, and whether any of them must look its host up.
+// withFetchPorts adds to a confined shell line that may run (now, or once
+// the user says yes) the ports its fetches connect to, and whether any of
+// them must look its host up.
 func withFetchPorts(d Decision, class shellclass.Result) Decision {
-	if d.Behavior != Allow {
+	if d.Behavior == Deny || !d.Sandbox {
 		return d
 	}
 	for _, f := range class.Fetches {
-		p := fetchPort(f.URL)
-		if p == 0 {
-			continue
+		u := f.URL
+		if u == "" {
+			u = f.Written
 		}
-		if !slices.Contains(d.Ports, p) {
+		if p := fetchPort(u); p != 0 && !slices.Contains(d.Ports, p) {
 			d.Ports = append(d.Ports, p)
 		}
-		if needsLookup(f.URL) {
+		if needsLookup(u) {
 			d.Lookup = true
 		}
 	}

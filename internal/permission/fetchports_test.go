@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// A command allowed to fetch carries the ports of its fetches, so that
-// the sandbox can open exactly those; nothing else gets ports.
+// A confined command that fetches carries the ports of its fetches, so
+// that the sandbox can open exactly those; nothing else gets ports.
 func TestFetchPorts(t *testing.T) {
 	fx := newFixture(t)
 	e, err := NewEngine(Rules{Allow: []string{"WebFetch(domain:docs.dev)", "WebFetch(domain:localhost)"}}, fx.root, fx.home)
@@ -22,12 +22,19 @@ func TestFetchPorts(t *testing.T) {
 	}{
 		{ModeDefault, "curl -s https://docs.dev/x", []uint16{443}, true},
 		{ModePlan, "curl -s https://docs.dev/x http://docs.dev:8080/y", []uint16{443, 8080}, true},
-		{ModeDefault, "wget -qO- http://localhost:3000/", []uint16{3000}, false},
+		{ModeDefault, "wget -qO- --max-redirect=0 http://localhost:3000/", []uint16{3000}, false},
 		{ModePlan, "curl -s http://127.0.0.1:3000/ http://127.1:3001/", []uint16{3000, 3001}, false},
 		{ModePlan, "curl -s http://api.localhost:3000/", []uint16{3000}, false},
 		{ModePlan, "curl -s http://localhost:3000/ https://docs.dev/", []uint16{3000, 443}, true},
 		{ModeDefault, "ls", nil, false},
-		{ModeDefault, "curl -s https://other.dev/", nil, false}, // asks: no ports
+		// Asks; once the user says yes, the reader still runs confined,
+		// with the port of the address approved.
+		{ModeDefault, "curl -s https://other.dev/", []uint16{443}, true},
+		{ModeBypass, "curl -s https://other.dev/", []uint16{443}, true},
+		{ModeDefault, "curl -s https://docs.dev/ > out.html", nil, false}, // a writer: unconfined once approved
+		// After a yes, a fetch whose options may send it elsewhere gets
+		// the port of the address written.
+		{ModeDefault, "curl -sL https://docs.dev/x", []uint16{443}, true},
 	} {
 		d := e.Decide(Context{Mode: tc.mode, PlanFile: fx.plan}, Access{Tool: "Bash", Kind: KindExec, Command: tc.cmd})
 		if !slices.Equal(d.Ports, tc.ports) {

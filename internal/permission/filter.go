@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/ponder-agent/ponder/internal/permission/shellclass"
 )
 
 // ReadFilter judges the files and directories a reading tool (Grep, Glob,
@@ -36,6 +38,10 @@ type ReadFilter struct {
 	pats     []*pathPattern
 	fast     bool
 	approved bool
+	// links is the engine's search for denied paths when some denied
+	// file has another name (a hard link) that entries must be checked
+	// against; nil otherwise.
+	links *hiddenScan
 }
 
 // ReadFilter returns the filter for a walk by tool below root, in context
@@ -46,8 +52,11 @@ func (e *Engine) ReadFilter(c Context, tool, root string) *ReadFilter {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	a := Access{Tool: tool, Kind: KindRead, Paths: []string{root}}
-	f.approved = e.decide(c, a, []string{f.canonRoot}, pathHints{}).Behavior == Ask
+	f.approved = e.decide(c, a, []string{f.canonRoot}, pathHints{}, shellclass.Result{}).Behavior == Ask
 	f.fast = !nearProc(f.root) && !nearProc(f.canonRoot)
+	if s := e.hiddenScan(); s.linked {
+		f.links = s
+	}
 	for _, rules := range [][]Rule{e.deny, e.ask} {
 		for _, r := range rules {
 			if !applies(r, a) {
@@ -91,6 +100,9 @@ var allowed = Decision{Behavior: Allow, Rule: "mode", Reason: "Reading is allowe
 // listing gave as typ, may be read (or listed). A directory that may not
 // is not to be entered either.
 func (f *ReadFilter) Check(path string, typ fs.FileMode) Decision {
+	if f.links != nil && typ.IsRegular() && f.links.isLink(path, true) {
+		return hardLinkDenied(path)
+	}
 	link := typ&fs.ModeSymlink != 0
 	var canon string
 	h := pathHints{leafOnly: !link}
@@ -114,7 +126,7 @@ func (f *ReadFilter) Check(path string, typ fs.FileMode) Decision {
 		canon = Canonical(path)
 	}
 	f.e.mu.RLock()
-	d := f.e.decide(f.c, Access{Tool: f.tool, Kind: KindRead, Paths: []string{path}}, []string{canon}, h)
+	d := f.e.decide(f.c, Access{Tool: f.tool, Kind: KindRead, Paths: []string{path}}, []string{canon}, h, shellclass.Result{})
 	f.e.mu.RUnlock()
 	if d.Behavior == Ask && f.approved {
 		return Decision{Behavior: Allow, Rule: "user", Reason: "The user approved reading " + f.root + "."}

@@ -4,7 +4,11 @@
 // until somebody answers a question.
 package permission
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ponder-agent/ponder/event"
+)
 
 // Mode is a session's permission mode.
 type Mode string
@@ -13,13 +17,13 @@ type Mode string
 const (
 	// ModeDefault runs reads and read-only commands; asks before edits and
 	// other commands.
-	ModeDefault Mode = "default"
+	ModeDefault Mode = event.ModeDefault
 	// ModeAcceptEdits also lets file edits inside the project through.
-	ModeAcceptEdits Mode = "acceptEdits"
+	ModeAcceptEdits Mode = event.ModeAcceptEdits
 	// ModePlan allows reading and writing the plan file only.
-	ModePlan Mode = "plan"
+	ModePlan Mode = event.ModePlan
 	// ModeBypass allows everything that no deny rule forbids.
-	ModeBypass Mode = "bypassPermissions"
+	ModeBypass Mode = event.ModeBypass
 )
 
 // Modes lists every mode in the order a user cycles through them.

@@ -32,6 +32,17 @@ type compiled struct {
 	paths []*pathPattern
 	// url is a WebFetch specifier, parsed.
 	url *urlSpec
+	// kind is what the rule's tool name stands for (see matcher.ruleKind).
+	kind Kind
+}
+
+// kind is the access kind the rule's tool name stands for, or -1 when the
+// rule names one tool exactly.
+func (r Rule) kind() Kind {
+	if r.c != nil {
+		return r.c.kind
+	}
+	return wordKind(r.Tool)
 }
 
 // origin names where the rule was written, for messages.
@@ -76,7 +87,7 @@ func ParseRule(text string) (Rule, error) {
 // tool does, so that a rule meant to protect something cannot silently
 // protect nothing.
 func checkSpecifier(r Rule) error {
-	switch ruleKind(r.Tool) {
+	switch wordKind(r.Tool) {
 	case KindRead, KindWrite:
 		_, err := compilePath(r.Specifier, "/", "/")
 		return err
@@ -128,28 +139,12 @@ func splitRuleList(s string) []string {
 	return out
 }
 
-// ruleKind is the access kind a rule's tool name stands for, or -1 when
-// the rule names one tool exactly.
-func ruleKind(tool string) Kind {
-	switch tool {
-	case "Read", "Glob", "Grep", "LS":
-		return KindRead
-	case "Edit", "Write", "MultiEdit", "NotebookEdit":
-		return KindWrite
-	case "Bash":
-		return KindExec
-	case "WebFetch":
-		return KindNetwork
-	case "Task":
-		return KindAgent
-	}
-	return -1
-}
-
 // matcher decides whether rules match an access.
 type matcher struct {
 	root string
 	home string
+	// tools are the kinds the session's tools declare (Rules.Tools).
+	tools map[string]Kind
 }
 
 // items are the parts of an access that rules match one by one: its
@@ -174,7 +169,7 @@ func applies(r Rule, a Access) bool {
 	if r.Tool == a.Tool {
 		return true
 	}
-	k := ruleKind(r.Tool)
+	k := r.kind()
 	return k >= 0 && k == a.Kind
 }
 

@@ -22,16 +22,17 @@ var plainTools = []string{"TodoWrite", "AskUserQuestion", "EnterPlanMode", "Exit
 // lint returns a warning for a rule that parses but probably does not say
 // what its author meant, or "".
 func (m matcher) lint(r Rule, list string) string {
-	if !slices.Contains(knownTools, r.Tool) && !strings.HasPrefix(r.Tool, "mcp__") {
+	_, tool := m.tools[r.Tool]
+	if !tool && !slices.Contains(knownTools, r.Tool) && !strings.HasPrefix(r.Tool, "mcp__") {
 		return fmt.Sprintf("%s names no tool ponder has, so it matches nothing", r.Text)
 	}
-	switch ruleKind(r.Tool) {
+	switch r.kind() {
 	case KindExec:
 		return lintCommand(r)
 	case KindRead, KindWrite:
 		return m.lintPath(r)
 	}
-	if r.Specifier != "" && slices.Contains(plainTools, r.Tool) {
+	if r.Specifier != "" && (slices.Contains(plainTools, r.Tool) || tool && m.tools[r.Tool] == KindNone) {
 		return fmt.Sprintf("%s: %s takes no specifier, so the rule matches nothing; write %s", r.Text, r.Tool, r.Tool)
 	}
 	return ""

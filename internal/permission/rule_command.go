@@ -72,9 +72,49 @@ const (
 	matches          // the command is what the rule names
 )
 
-// restrictMatches reports how surely a deny or ask rule matches c.
+// restrictMatches reports how surely a deny or ask rule matches c. A
+// command that is only a guess (Command.Maybe) may match at most.
 func restrictMatches(spec commandSpec, c shellclass.Command) verdict {
-	ws := c.Words
+	v := restrictMatchesWords(spec, gitWords(c.Words))
+	if c.Maybe {
+		v = min(v, mayMatch)
+	}
+	return v
+}
+
+// gitPushes are git commands that push: the plumbing git push runs, and
+// the program that receives a push (run on a local repository, it changes
+// it as a push to it would).
+var gitPushes = map[string]bool{"send-pack": true, "receive-pack": true, "http-push": true}
+
+// gitWords rewrites a command that runs one of git's own programs
+// (/usr/lib/git-core/git-push) as the git subcommand it is, and names the
+// plumbing that pushes "push", so that rules about git push hold for
+// them.
+func gitWords(ws []shellclass.Word) []shellclass.Word {
+	if len(ws) == 0 || !ws[0].Lit {
+		return ws
+	}
+	prog := shellclass.BaseName(ws[0].Text)
+	if sub, ok := shellclass.GitSubcommand(prog); ok {
+		ws = append([]shellclass.Word{{Text: "git", Lit: true}, {Text: sub, Lit: true}}, ws[1:]...)
+	} else if prog != "git" {
+		return ws
+	}
+	out := ws
+	for i, w := range ws {
+		if i > 0 && w.Lit && gitPushes[w.Text] {
+			if &out[0] == &ws[0] {
+				out = append([]shellclass.Word(nil), ws...)
+			}
+			out[i].Text = "push"
+		}
+	}
+	return out
+}
+
+// restrictMatchesWords is restrictMatches for a command's words.
+func restrictMatchesWords(spec commandSpec, ws []shellclass.Word) verdict {
 	if len(spec.words) == 0 || len(ws) == 0 {
 		return noMatch
 	}

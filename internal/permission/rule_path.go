@@ -258,11 +258,11 @@ func statDir(p string) func() bool {
 // compile prepares a rule's specifier for matching: path patterns against
 // the root and home directory, URL specifiers parsed.
 func (m matcher) compile(r *Rule, src Source, file string) error {
-	r.c = &compiled{source: src, file: file}
+	r.c = &compiled{source: src, file: file, kind: m.ruleKind(r.Tool)}
 	if r.Specifier == "" {
 		return nil
 	}
-	switch ruleKind(r.Tool) {
+	switch r.c.kind {
 	case KindRead, KindWrite:
 		for _, spec := range expandBraces(r.Specifier) {
 			p, err := compilePath(spec, m.root, m.home)

@@ -27,7 +27,8 @@ import (
 // the default port made explicit, userinfo and fragment ignored, the path
 // percent-decoded, backslashes read as slashes and dot segments removed.
 // Loopback names and addresses (localhost, *.localhost, 127.0.0.0/8, ::1)
-// count as one host.
+// and the unspecified addresses (0.0.0.0, ::), which connect to the local
+// host on Linux, count as one host.
 
 // urlSpec is a parsed WebFetch specifier.
 type urlSpec struct {
@@ -275,10 +276,14 @@ func sameHost(a, b string) bool {
 	return a == b || (isLoopback(a) && isLoopback(b))
 }
 
+// isLoopback reports whether a normalised host reaches this machine: a
+// loopback name or address, or the unspecified address (0.0.0.0, ::, and
+// every spelling that normalises to them, such as 0 or 0x0), which Linux
+// connects to the local host.
 func isLoopback(h string) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
 	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
 }

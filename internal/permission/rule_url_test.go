@@ -69,6 +69,16 @@ func TestNetworkRules(t *testing.T) {
 		{"domain:127.0.0.1", "http://[::ffff:127.0.0.1]/", true},
 		{"domain:127.0.0.1", "http://localhost:6379/", true},
 		{"domain:localhost", "http://[::1]/", true},
+		// The unspecified address connects to the local host on Linux.
+		{"domain:127.0.0.1", "http://0.0.0.0:8080/", true},
+		{"domain:127.0.0.1", "http://[::]:8080/", true},
+		{"domain:127.0.0.1", "http://0:8080/", true},
+		{"domain:127.0.0.1", "http://0x0/", true},
+		{"domain:127.0.0.1", "http://00.0/", true},
+		{"domain:127.0.0.1", "http://[::ffff:0.0.0.0]/", true},
+		{"domain:localhost", "http://[0:0::0]/", true},
+		{"http://localhost:8080/admin", "http://0.0.0.0:8080/admin", true},
+		{"domain:127.0.0.1", "http://0.0.0.1/", false},
 		{"domain:münchen.de", "http://xn--mnchen-3ya.de/", true},
 		{"domain:10.0.0.1", "http://1.10.0.0.1/", false},
 		// URL rules: scheme, host and port equal, path a prefix element by

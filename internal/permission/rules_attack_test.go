@@ -232,9 +232,35 @@ var ruleAttacks = map[string][]ruleAttack{
 		for _, c := range []string{"curl https://good.com", "wget -qO- https://good.com"} {
 			out = append(out, ruleAttack{evil, "", c, Ask}, ruleAttack{Rules{}, "", c, Ask}, ruleAttack{docs, "", c, Ask})
 		}
-		for _, c := range []string{"curl https://docs.dev/x", "curl -s https://api.docs.dev/v1", "wget -qO- https://docs.dev"} {
+		for _, c := range []string{"curl https://docs.dev/x", "curl -s https://api.docs.dev/v1", "wget -qO- --max-redirect=0 https://docs.dev"} {
 			out = append(out, ruleAttack{docs, "", c, Allow}, ruleAttack{docs, ModePlan, c, Allow})
 		}
+		// Options and variables that send the request elsewhere make the
+		// address unknown: it asks like any fetch no rule allows, and a
+		// deny rule for the address written still holds.
+		for _, c := range []string{
+			"curl -s --connect-to ::127.0.0.1: https://docs.dev/x", "curl -s --resolve docs.dev:443:127.0.0.1 https://docs.dev/x",
+			"curl -sL https://docs.dev/redir", "curl --location https://docs.dev/x", "curl -x http://127.0.0.1:1 https://docs.dev/x",
+			"curl --preproxy socks5://127.0.0.1 https://docs.dev", "curl --socks5-hostname 127.0.0.1:9 https://docs.dev",
+			"curl --unix-socket /run/docker.sock http://docs.dev/x", "curl --abstract-unix-socket x http://docs.dev/x",
+			"curl --interface lo https://docs.dev", "curl --dns-servers 127.0.0.1 https://docs.dev", "curl --doh-url https://127.0.0.1/ https://docs.dev",
+			"curl -K cfg https://docs.dev", "curl --config cfg https://docs.dev", "curl $opt https://docs.dev",
+			"wget -qO- https://docs.dev", "wget -qO- --max-redirect=0 -e http_proxy=127.0.0.1 https://docs.dev",
+			"wget -qO- --max-redirect=0 --input-file=list https://docs.dev", "wget -qO- --max-redirect=0 --base=http://127.0.0.1/ https://docs.dev",
+			"http_proxy=http://127.0.0.1:1 curl https://docs.dev/x", "export HTTPS_PROXY=http://127.0.0.1:1; curl https://docs.dev/x",
+			"env ALL_PROXY=socks5://127.0.0.1 curl https://docs.dev/x", "CURL_HOME=. curl https://docs.dev/x",
+		} {
+			out = append(out, ruleAttack{docs, "", c, Ask})
+		}
+		loop := Rules{Deny: []string{"WebFetch(domain:127.0.0.1)"}}
+		for _, c := range []string{
+			"curl -s --connect-to ::127.0.0.1: http://example.com:8080/", "curl -s --resolve example.com:8080:127.0.0.1 http://example.com:8080/",
+			"curl -sL http://example.com/redir", "wget -qO- http://example.com/",
+		} {
+			out = append(out, ruleAttack{loop, ModeBypass, c, Ask})
+		}
+		out = append(out, ruleAttack{loop, ModeBypass, "curl -sL http://127.0.0.1:8080/", Deny},
+			ruleAttack{loop, ModeBypass, "curl -x http://0:8080 https://example.com/", Deny})
 		out = append(out,
 			ruleAttack{Rules{}, ModePlan, "curl https://docs.dev/x", Ask},
 			ruleAttack{Rules{}, ModeBypass, "curl https://good.com", Allow},

@@ -25,7 +25,7 @@ func TestDecideSandbox(t *testing.T) {
 	loose := SandboxPolicy{AllowUnsandboxed: true}
 	off := SandboxPolicy{Available: true, ClassifierOff: true}
 	offNone := SandboxPolicy{ClassifierOff: true}
-	rules := Rules{Allow: []string{"Bash(make:*)", "Bash(git diff:*)"}, Ask: []string{"Bash(git log:*)"}, Deny: []string{"Bash(rm:*)"}}
+	rules := Rules{Allow: []string{"Bash(make:*)", "Bash(git diff:*)", "Bash(docker ps -a)"}, Ask: []string{"Bash(git log:*)"}, Deny: []string{"Bash(rm:*)"}}
 
 	cases := []struct {
 		name    string
@@ -36,16 +36,25 @@ func TestDecideSandbox(t *testing.T) {
 		sandbox bool
 		reason  string
 	}{
-		// Default and accept-edits modes: only what runs because it was
-		// judged read-only is confined.
+		// Default, accept-edits and bypass modes: every line judged
+		// read-only is confined, whatever lets it run; a line that is not
+		// runs unconfined once approved.
 		{"default read-only", have, def, bash("ls -la"), Allow, true, ""},
 		{"accept-edits read-only", have, acc, bash("cat go.mod"), Allow, true, ""},
 		{"default writer asks, unconfined once approved", have, def, bash("touch x"), Ask, false, ""},
 		{"allow rule is the user's yes", have, def, bash("make test"), Allow, false, ""},
-		{"allow rule on a reader is the user's yes too", have, def, bash("git diff HEAD"), Allow, false, ""},
-		{"ask rule on a reader: the user's yes", have, def, bash("git log -1"), Ask, false, ""},
+		{"allow rule on a reader still confined", have, def, bash("git diff HEAD"), Allow, true, ""},
+		{"allow rule on a reader in accept-edits still confined", have, acc, bash("git diff HEAD"), Allow, true, ""},
+		{"ask rule on a reader: confined after yes", have, def, bash("git log -1"), Ask, true, ""},
 		{"deny rule", have, def, bash("rm -f x"), Deny, false, ""},
-		{"bypass mode is never confined", have, byp, bash("ls"), Allow, false, ""},
+		{"bypass mode confines a reader", have, byp, bash("ls"), Allow, true, ""},
+		{"bypass mode confines git status", have, byp, bash("git status"), Allow, true, ""},
+		{"bypass mode runs a writer unconfined", have, byp, bash("touch x"), Allow, false, ""},
+		{"bypass mode runs an allowed writer unconfined", have, byp, bash("make test"), Allow, false, ""},
+		{"allow rule on a writer next to a reader", have, def, bash("make test | tail -3"), Allow, false, ""},
+		{"a service client judged read-only is confined", have, def, bash("docker ps"), Allow, true, ""},
+		{"a service client approved runs unconfined", have, def, bash("docker ps -a"), Allow, false, ""},
+		{"a service client in bypass runs unconfined", have, byp, bash("kubectl get pods"), Allow, false, ""},
 		{"default read-only without a sandbox runs unconfined", none, def, bash("ls"), Allow, false, ""},
 		{"reads are not execs", have, def, read, Allow, false, ""},
 

@@ -37,7 +37,11 @@ func (s Source) String() string {
 type RuleSet struct {
 	Source Source
 	// File is the settings file, for messages.
-	File             string
+	File string
+	// Root is the directory the set's relative path patterns start from
+	// (an outer project's root for its rules); the engine's project root
+	// when empty.
+	Root             string
 	Allow, Ask, Deny []string
 }
 

@@ -3,40 +3,97 @@ package planmode
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/permission"
 )
 
-// The ways to answer a plan approval.
+// The ways to answer a plan approval, by the ids of package event.
 const (
-	// OptionAcceptEdits approves and lets edits through without asking.
-	OptionAcceptEdits = "accept-edits"
-	// OptionManual approves and asks before each edit.
-	OptionManual = "manual"
-	// OptionClearContext approves, clears the conversation and starts
-	// implementing from the plan alone.
-	OptionClearContext = "clear-context"
-	// OptionBypass approves and bypasses permissions (only when allowed
-	// at start).
-	OptionBypass = "bypass"
-	// OptionApprove approves and returns to the mode before plan mode.
-	OptionApprove = "approve"
-	// OptionReject keeps planning, with feedback.
-	OptionReject = "reject"
+	OptionAcceptEdits  = event.OptionAcceptEdits
+	OptionManual       = event.OptionManual
+	OptionClearContext = event.OptionClearContext
+	OptionBypass       = event.OptionBypass
+	OptionApprove      = event.OptionApprove
+	OptionReject       = event.OptionReject
 )
 
-// Options lists the answers offered for a plan approval, in display order.
+// ApprovalOption is one way to answer a plan approval, with what it does.
+// approvalOptions is the one table of them: the dialogs, the control
+// channel, the command line's flags and Approve all read it.
+type ApprovalOption struct {
+	ID string
+	// Label is the option as a dialog shows it.
+	Label string
+	// Mode is the mode an approval leaves plan mode for; "" returns to
+	// the mode before plan mode.
+	Mode permission.Mode
+	// ClearContext starts implementing in a fresh conversation.
+	ClearContext bool
+	// Reject sends the plan back: plan mode goes on.
+	Reject bool
+	// Shown says dialogs offer it; a plain "approve", which names no
+	// mode, is for hosts and flags.
+	Shown bool
+}
+
+var approvalOptions = []ApprovalOption{
+	{ID: OptionAcceptEdits, Label: "Yes, and auto-accept edits", Mode: permission.ModeAcceptEdits, Shown: true},
+	{ID: OptionManual, Label: "Yes, and approve each edit", Mode: permission.ModeDefault, Shown: true},
+	{ID: OptionClearContext, Label: "Yes, clear the conversation and start from the plan", ClearContext: true, Shown: true},
+	{ID: OptionBypass, Label: "Yes, and bypass permissions", Mode: permission.ModeBypass, Shown: true},
+	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode"},
+	{ID: OptionReject, Label: "No, keep planning", Reject: true, Shown: true},
+}
+
+// LookupOption finds an approval option by its id.
+func LookupOption(id string) (ApprovalOption, bool) {
+	for _, o := range approvalOptions {
+		if o.ID == id {
+			return o, true
+		}
+	}
+	return ApprovalOption{}, false
+}
+
+// OptionIDs lists the ids of the approval options, only the approving
+// ones when approving is set, for messages and flag help.
+func OptionIDs(approving bool) []string {
+	var out []string
+	for _, o := range approvalOptions {
+		if !approving || !o.Reject {
+			out = append(out, o.ID)
+		}
+	}
+	return out
+}
+
+// CheckOption returns nil when option answers a plan approval in this
+// session, and otherwise an error that lists the options there are: an
+// option that is no option, and the bypass option where this run does not
+// allow bypassing, are refused.
+func (s *Session) CheckOption(option string) error {
+	o, ok := LookupOption(option)
+	if !ok {
+		return fmt.Errorf("unknown approval option %q (want %s)", option, strings.Join(OptionIDs(false), ", "))
+	}
+	if o.Mode != "" {
+		return s.guard(o.Mode, ViaApproval)
+	}
+	return nil
+}
+
+// Options lists the answers a dialog offers for a plan approval, in
+// display order: the bypass option only when this run allows bypassing.
 func (s *Session) Options() []event.Option {
-	opts := []event.Option{
-		{ID: OptionAcceptEdits, Label: "Yes, and auto-accept edits"},
-		{ID: OptionManual, Label: "Yes, and approve each edit"},
-		{ID: OptionClearContext, Label: "Yes, clear the conversation and start from the plan"},
+	var opts []event.Option
+	for _, o := range approvalOptions {
+		if o.Shown && (o.Mode == "" || s.guard(o.Mode, ViaApproval) == nil) {
+			opts = append(opts, event.Option{ID: o.ID, Label: o.Label})
+		}
 	}
-	if s.cfg.BypassAllowed {
-		opts = append(opts, event.Option{ID: OptionBypass, Label: "Yes, and bypass permissions"})
-	}
-	return append(opts, event.Option{ID: OptionReject, Label: "No, keep planning"})
+	return opts
 }
 
 // Approval is the outcome of an approved plan.
@@ -53,32 +110,27 @@ type Approval struct {
 
 // Approve leaves plan mode as the chosen option says (X5): accept-edits →
 // acceptEdits, manual → default, bypass → bypassPermissions, clear-context
-// and approve → the mode before plan mode (default if unknown). An edited
-// plan is written to the plan file first. It emits PlanApproved.
+// and approve → the mode before plan mode (default when there is none, or
+// when the transition's guard would not let it back in). The mode changes
+// through SetMode, whose guard has the last word. An edited plan is
+// written to the plan file first. It emits PlanApproved.
 func (s *Session) Approve(option string, edited *string) (Approval, error) {
 	if s.Mode() != permission.ModePlan {
 		return Approval{}, fmt.Errorf("plan mode is not on")
 	}
-	pre := s.State().PrePlanMode
-	if pre == "" || pre == permission.ModePlan || (pre == permission.ModeBypass && !s.cfg.BypassAllowed) {
-		pre = permission.ModeDefault
+	o, ok := LookupOption(option)
+	if !ok || o.Reject {
+		return Approval{}, fmt.Errorf("unknown approval option %q (want %s)", option, strings.Join(OptionIDs(true), ", "))
 	}
-	var to permission.Mode
-	switch option {
-	case OptionAcceptEdits:
-		to = permission.ModeAcceptEdits
-	case OptionManual:
-		to = permission.ModeDefault
-	case OptionBypass:
-		if !s.cfg.BypassAllowed {
-			return Approval{}, fmt.Errorf("bypassing permissions was not allowed when this session started")
+	to := o.Mode
+	if to == "" {
+		to = s.State().PrePlanMode
+		if to == "" || to == permission.ModePlan || s.guard(to, ViaApproval) != nil {
+			to = permission.ModeDefault
 		}
-		to = permission.ModeBypass
-	case OptionClearContext, OptionApprove:
-		to = pre
-	default:
-		return Approval{}, fmt.Errorf("unknown approval option %q (want %s, %s, %s, %s or %s)", option,
-			OptionApprove, OptionAcceptEdits, OptionManual, OptionClearContext, OptionBypass)
+	}
+	if err := s.guard(to, ViaApproval); err != nil {
+		return Approval{}, err
 	}
 	path := s.PlanFile("")
 	if edited != nil {
@@ -87,8 +139,10 @@ func (s *Session) Approve(option string, edited *string) (Approval, error) {
 		}
 	}
 	plan, _ := s.ReadPlan("")
-	s.SetMode(to, ViaApproval)
-	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: option == OptionClearContext}
+	if ch := s.SetMode(to, ViaApproval); ch.Refused {
+		return Approval{}, fmt.Errorf("the mode cannot change to %s", to)
+	}
+	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext}
 	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited})
 	if a.ClearContext {
 		s.emitEvent(event.PlanImplement{Plan: plan, PlanFile: path})
@@ -120,13 +174,6 @@ func (s *Session) emitEvent(e event.Event) {
 	emit := s.emit
 	s.mu.Unlock()
 	emit(e)
-}
-
-// PendingExit is the data ExitPlanMode hands the agent loop when it ends a
-// turn with the plan still awaiting approval.
-type PendingExit struct {
-	Plan     string
-	PlanFile string
 }
 
 // ErrApprovalPending is what an Asker returns for a plan approval it

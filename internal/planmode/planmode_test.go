@@ -225,7 +225,7 @@ func TestReentryNeedsAPlanFile(t *testing.T) {
 }
 
 func TestReminderTexts(t *testing.T) {
-	s, _ := newSession(t, func(c *Config) { c.ExploreAgents = 4; c.PlanAgents = 2; c.HasTaskTool = true })
+	s, _ := newSession(t, func(c *Config) { c.ExploreAgents = 4; c.PlanAgents = 2; c.HasTaskTool = func() bool { return true } })
 	s.SetMode(permission.ModePlan, ViaFlag)
 	full := s.Reminders()[0].Text
 	for _, want := range []string{s.PlanFile(""), "There is no plan file yet", "must not edit", "up to 4 of them",
@@ -262,7 +262,7 @@ func TestWorkflowVariants(t *testing.T) {
 		{func(c *Config) { c.Variant = "cap" }, []string{"40 lines"}, nil},
 		{func(c *Config) { c.Variant = "cut" }, []string{"No background section"}, nil},
 		{func(c *Config) { c.Variant = "trim" }, []string{"Keep the plan tight"}, nil},
-		{func(c *Config) { c.HasTaskTool = false }, []string{"### 2. Design"}, []string{"Explore agents"}},
+		{func(c *Config) { c.HasTaskTool = nil }, []string{"### 2. Design"}, []string{"Explore agents"}},
 	} {
 		s, _ := newSession(t, tc.mutate)
 		s.SetMode(permission.ModePlan, ViaFlag)

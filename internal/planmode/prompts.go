@@ -45,7 +45,7 @@ func (s *Session) data(path string, exists bool) promptData {
 		PlanAgents:  s.cfg.PlanAgents,
 		Interview:   s.cfg.Interview,
 		Variant:     s.cfg.Variant,
-		HasTaskTool: s.cfg.HasTaskTool,
+		HasTaskTool: s.cfg.HasTaskTool != nil && s.cfg.HasTaskTool(),
 	}
 }
 

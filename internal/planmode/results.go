@@ -28,9 +28,6 @@ func EnterDeclinedResult(message string) string {
 	return out
 }
 
-// EnterInSubagentResult refuses EnterPlanMode inside a subagent.
-const EnterInSubagentResult = "EnterPlanMode is not available to subagents: only the main conversation can switch to plan mode."
-
 // NotInPlanModeResult refuses ExitPlanMode outside plan mode.
 const NotInPlanModeResult = "ExitPlanMode only works in plan mode, and plan mode is not on. If your plan was already approved, go ahead with the implementation."
 

@@ -27,7 +27,7 @@ type Config struct {
 	ProjectDir string
 	// PlansDirectory is the plansDirectory setting ("" for the default).
 	PlansDirectory string
-	// FileNaming is "words" (default) or "session-timestamp".
+	// FileNaming is "words" (the default) or "session-timestamp".
 	FileNaming string
 	// ReminderTurns is the number of human turns between plan-mode
 	// reminders; FullReminderEvery makes every Nth reminder the full one.
@@ -43,9 +43,10 @@ type Config struct {
 	Variant string
 	// BypassAllowed offers "approve and bypass permissions".
 	BypassAllowed bool
-	// HasTaskTool says subagents can be launched, so the workflow may
-	// suggest them.
-	HasTaskTool bool
+	// HasTaskTool reports whether subagents can be launched in plan mode
+	// (the Task tool is offered there), so the workflow may suggest
+	// them; nil means they cannot.
+	HasTaskTool func() bool
 	// Now and Intn default to the clock and math/rand.
 	Now  func() time.Time
 	Intn func(n int) int
@@ -69,6 +70,9 @@ func (c *Config) defaults() {
 	}
 	if c.Variant == "" {
 		c.Variant = "full"
+	}
+	if c.FileNaming == "" {
+		c.FileNaming = "words"
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -156,13 +160,11 @@ func (s *Session) State() State {
 // run allows bypassing: the permission to bypass belongs to the command
 // line that started a process, not to a transcript.
 func (s *Session) Restore(st State) {
-	if !s.cfg.BypassAllowed {
-		if st.Mode == permission.ModeBypass {
-			st.Mode = permission.ModeDefault
-		}
-		if st.PrePlanMode == permission.ModeBypass {
-			st.PrePlanMode = permission.ModeDefault
-		}
+	if s.guard(st.Mode, ViaResume) != nil {
+		st.Mode = permission.ModeDefault
+	}
+	if st.PrePlanMode != "" && s.guard(st.PrePlanMode, ViaResume) != nil {
+		st.PrePlanMode = permission.ModeDefault
 	}
 	s.mu.Lock()
 	s.st = st

@@ -1,6 +1,8 @@
 package planmode
 
 import (
+	"errors"
+
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/permission"
 )
@@ -18,14 +20,17 @@ const (
 	ViaSlash    Via = "slash"    // /plan
 	ViaSDK      Via = "sdk"      // the Go SDK
 	ViaResume   Via = "resume"   // --approve-plan on resume
+	ViaSettings Via = "settings" // permissions.defaultMode at start
 )
 
 // Change describes a mode change that happened, or was refused.
 type Change struct {
 	From, To permission.Mode
 	Via      Via
-	// Refused says the transition's guard turned the change down.
+	// Refused says the transition's guard turned the change down, and
+	// Reason why.
 	Refused bool
+	Reason  string
 }
 
 // Changed reports whether the mode actually changed.
@@ -37,11 +42,11 @@ func (c Change) Changed() bool { return c.From != c.To }
 // that memory and schedules the exit reminder. It emits ModeChanged and,
 // on entry, PlanModeEntered with the plan file's path.
 //
-// Its guard: bypassPermissions is entered only when the command line
-// allowed it (--dangerously-skip-permissions, or --permission-mode
-// bypassPermissions). No settings file, control message, approval or
-// resumed state gets past it; a refused change leaves the mode as it was
-// and says so in a notice.
+// Its guard (see guard): bypassPermissions is entered only when the
+// command line allowed it (--dangerously-skip-permissions, or
+// --permission-mode bypassPermissions), and never from a settings file.
+// No control message, approval or resumed state gets past it; a refused
+// change leaves the mode as it was and says so in a notice.
 func (s *Session) SetMode(to permission.Mode, via Via) Change {
 	s.mu.Lock()
 	ch, events := s.setModeLocked(to, via)
@@ -55,9 +60,9 @@ func (s *Session) SetMode(to permission.Mode, via Via) Change {
 
 func (s *Session) setModeLocked(to permission.Mode, via Via) (Change, []event.Event) {
 	from := s.st.Mode
-	if to == permission.ModeBypass && !s.cfg.BypassAllowed {
-		return Change{From: from, To: from, Via: via, Refused: true}, []event.Event{event.Notice{Level: "warning",
-			Text: "bypassPermissions needs --dangerously-skip-permissions on the command line; the mode stays " + string(from)}}
+	if err := s.guard(to, via); err != nil {
+		return Change{From: from, To: from, Via: via, Refused: true, Reason: err.Error()}, []event.Event{event.Notice{Level: "warning",
+			Text: err.Error() + "; the mode stays " + string(from)}}
 	}
 	ch := Change{From: from, To: to, Via: via}
 	if from == to {
@@ -85,6 +90,27 @@ func (s *Session) setModeLocked(to permission.Mode, via Via) (Change, []event.Ev
 		events = append(events, event.PlanModeEntered{PlanFile: path, PlanExists: exists, Via: string(via)})
 	}
 	return ch, events
+}
+
+// guard says why the mode may not change to m by way of via, or nil: a
+// name that is no mode is refused; bypassPermissions needs the command
+// line's permission, and a settings file never turns it on (a repository's
+// settings are files like any other; the user says so on the command
+// line).
+func (s *Session) guard(m permission.Mode, via Via) error {
+	if _, err := permission.ParseMode(string(m)); err != nil {
+		return err
+	}
+	if m != permission.ModeBypass {
+		return nil
+	}
+	if via == ViaSettings {
+		return errors.New("bypassPermissions is never turned on by a settings file; start ponder with --dangerously-skip-permissions for that")
+	}
+	if !s.cfg.BypassAllowed {
+		return errors.New("bypassPermissions needs --dangerously-skip-permissions on the command line")
+	}
+	return nil
 }
 
 // NextMode is the mode Shift+Tab moves to from the current one: default,

@@ -4,7 +4,6 @@ package plans
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
 )
 
 // Info describes one plan file.
@@ -35,7 +37,7 @@ func List(dir, configDir string) ([]Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	owners := sessionsBySlug(filepath.Join(configDir, "projects"))
+	owners := sessionsBySlug(configDir)
 	var out []Info
 	for _, e := range entries {
 		name := e.Name()
@@ -102,39 +104,31 @@ func title(path string) string {
 	return first
 }
 
-// sessionsBySlug maps plan slugs to the sessions whose transcripts name
-// them in their plan-mode state.
-func sessionsBySlug(projects string) map[string]string {
+// sessionsBySlug maps plan slugs to the sessions whose plan-mode state,
+// as their transcripts last recorded it, names them. Transcripts are read
+// through package session, which knows their format and their damage.
+func sessionsBySlug(configDir string) map[string]string {
 	out := map[string]string{}
-	files, _ := filepath.Glob(filepath.Join(projects, "*", "*.jsonl"))
-	for _, f := range files {
-		if slug := lastSlug(f); slug != "" {
-			out[slug] = strings.TrimSuffix(filepath.Base(f), ".jsonl")
+	list, _ := session.AllSessions(configDir)
+	// Oldest first, so that a slug two sessions named (a fork before its
+	// plan was copied) goes to the newer one.
+	for i := len(list) - 1; i >= 0; i-- {
+		if slug := lastSlug(list[i].Path); slug != "" {
+			out[slug] = list[i].ID
 		}
 	}
 	return out
 }
 
-// lastSlug reads a transcript's state entries cheaply: only lines that
-// mention a state are decoded.
+// lastSlug returns the plan slug a transcript's last state names, or "".
 func lastSlug(path string) string {
-	data, err := os.ReadFile(path)
+	tr, err := session.Load(path)
 	if err != nil {
 		return ""
 	}
-	slug := ""
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		if !bytes.Contains(line, []byte(`"type":"state"`)) {
-			continue
-		}
-		var e struct {
-			State struct {
-				Slug string `json:"slug"`
-			} `json:"state"`
-		}
-		if json.Unmarshal(line, &e) == nil && e.State.Slug != "" {
-			slug = e.State.Slug
-		}
+	var st planmode.State
+	if raw := tr.LastState(); raw == nil || json.Unmarshal(raw, &st) != nil {
+		return ""
 	}
-	return slug
+	return st.Slug
 }

@@ -161,17 +161,26 @@ func (st Status) Summary() string {
 // for and there is no sandbox.
 var ErrUnavailable = errors.New("no sandbox is available to confine the command")
 
-// Start starts cmd, confined as c says when c is not nil, on a thread of its own
-// that lives until the command ends (so that a parent-death signal set in
-// cmd.SysProcAttr fires only when ponder itself goes). The command must
-// not have been started; Start sets up its environment when confined, so
-// set cmd.Env first. The returned Process must be waited for and then
-// cleaned up, once nothing the command started is left running.
+// StartWith starts cmd on a thread of its own that lives until the
+// command ends (so that a parent-death signal set in cmd.SysProcAttr
+// fires only when ponder itself goes), confined when o.Confine is not nil
+// and kept from o.Deny either way. The command must not have been
+// started; StartWith sets up its environment when confined, so set
+// cmd.Env first. The returned Process must be waited for and then cleaned
+// up, once nothing the command started is left running.
 //
 // A nil Sandbox starts unconfined commands and refuses confined ones.
-func (s *Sandbox) Start(cmd *exec.Cmd, c *Confinement) (*Process, error) {
+// An unconfined command still starts without CAP_SYS_PTRACE (on Linux),
+// so that even as root it cannot read ponder's memory; strace -p or gdb
+// -p of processes started outside ponder need running outside it.
+func (s *Sandbox) StartWith(cmd *exec.Cmd, o StartOptions) (*Process, error) {
+	c := o.Confine
 	if c == nil {
-		return startOnThread(cmd, nil, "")
+		restrict, err := withDeny(o.Deny, unconfinedRestrict)
+		if err != nil {
+			return nil, err
+		}
+		return startOnThread(cmd, restrict, "")
 	}
 	if s == nil || s.impl == nil {
 		return nil, ErrUnavailable
@@ -185,6 +194,9 @@ func (s *Sandbox) Start(cmd *exec.Cmd, c *Confinement) (*Process, error) {
 	}
 	cmd.Env = scratchEnv(cmd.Env, scratch)
 	restrict, started, err := s.impl.prepare(cmd, scratch, *c)
+	if err == nil && s.kind == KindLandlock {
+		restrict, err = withDeny(o.Deny, restrict)
+	}
 	if err != nil {
 		_ = os.RemoveAll(scratch)
 		return nil, err

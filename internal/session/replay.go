@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/ponder-agent/ponder/internal/llm"
 )
@@ -81,6 +82,26 @@ func (t *Transcript) note(warnings []string, n int, format string, args ...any) 
 		return warnings
 	}
 	return append(warnings, fmt.Sprintf("%s:%d: ", t.Path, n)+fmt.Sprintf(format, args...))
+}
+
+// FirstPrompt returns the first line of the first thing the user wrote in
+// the session, compacted or cleared since or not, or "".
+func (t *Transcript) FirstPrompt() string {
+	for _, e := range t.Entries {
+		msg := e.Message
+		if e.Type != TypeMessage || msg == nil || msg.Role != llm.RoleUser || msg.IsToolResult() {
+			continue
+		}
+		for _, b := range msg.Content {
+			if b.Type == llm.BlockText && b.Reminder == "" {
+				if s := strings.TrimSpace(b.Text); s != "" {
+					first, _, _ := strings.Cut(s, "\n")
+					return first
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // LastState returns the last recorded plan-mode state, or nil.

@@ -284,3 +284,37 @@ func TestOverlongLines(t *testing.T) {
 		t.Fatalf("after a resume: %v %v, %d lines", err, tr.Warnings, tr.Lines)
 	}
 }
+
+// FirstPrompt is the first line the user wrote, whatever came after
+// (reminders, tool results, a compaction); AllSessions finds sessions of
+// every project.
+func TestFirstPromptAndAllSessions(t *testing.T) {
+	cfg := t.TempDir()
+	w, err := Create(NewStore(cfg, "/p/a").Path("s1"), Entry{SessionID: "s1", Cwd: "/p/a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := llm.Message{Role: llm.RoleUser, Content: []llm.Block{
+		{Type: llm.BlockText, Text: "add rate limiting\nto the API"},
+		{Type: llm.BlockText, Reminder: "plan_mode", Text: "<system-reminder>plan</system-reminder>"},
+	}}
+	later := llm.UserText("and tests")
+	w.Append(Entry{Type: TypeMessage, Message: &first})
+	w.Append(Entry{Type: TypeCompact, Summary: "we talked"})
+	w.Append(Entry{Type: TypeMessage, Message: &later})
+	w.Close()
+	if _, err := Create(NewStore(cfg, "/p/b").Path("s2"), Entry{SessionID: "s2", Cwd: "/p/b"}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(NewStore(cfg, "/p/a").Path("s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.FirstPrompt(); got != "add rate limiting" {
+		t.Fatalf("FirstPrompt = %q", got)
+	}
+	all, err := AllSessions(cfg)
+	if err != nil || len(all) != 2 {
+		t.Fatalf("AllSessions = %+v, %v", all, err)
+	}
+}

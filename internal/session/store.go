@@ -91,6 +91,33 @@ func (s Store) List() ([]Info, error) {
 	return out, nil
 }
 
+// AllSessions lists the sessions of every project under configDir, most
+// recently changed first (for what spans projects, such as a plans
+// directory they share).
+func AllSessions(configDir string) ([]Info, error) {
+	projects := filepath.Join(configDir, "projects")
+	dirs, err := os.ReadDir(projects)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		list, err := Store{Dir: filepath.Join(projects, d.Name())}.List()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, list...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Modified.After(out[j].Modified) })
+	return out, nil
+}
+
 // Latest returns the most recently changed session of the project.
 func (s Store) Latest() (Info, error) {
 	list, err := s.List()

@@ -147,3 +147,19 @@ func TestConceal(t *testing.T) {
 		t.Errorf("the process environment still shows a secret:\n%s", env)
 	}
 }
+
+func TestWithGitGuard(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+	}{
+		{[]string{"PATH=/bin"}, []string{"PATH=/bin", "GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=explicit", "GIT_CONFIG_COUNT=1"}},
+		{[]string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.pager", "GIT_CONFIG_VALUE_0=cat"},
+			[]string{"GIT_CONFIG_KEY_0=core.pager", "GIT_CONFIG_VALUE_0=cat", "GIT_CONFIG_KEY_1=safe.bareRepository", "GIT_CONFIG_VALUE_1=explicit", "GIT_CONFIG_COUNT=2"}},
+		{[]string{"GIT_CONFIG_COUNT=x", "GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=all"},
+			[]string{"GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=explicit", "GIT_CONFIG_COUNT=1"}},
+	} {
+		if got := WithGitGuard(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("WithGitGuard(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

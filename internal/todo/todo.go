@@ -11,25 +11,23 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/atomicfile"
 )
 
 // Status of an item.
-type Status string
+type Status = event.TodoStatus
 
 // The statuses an item moves through.
 const (
-	Pending    Status = "pending"
-	InProgress Status = "in_progress"
-	Completed  Status = "completed"
+	Pending    = event.TodoPending
+	InProgress = event.TodoInProgress
+	Completed  = event.TodoCompleted
 )
 
-// Item is one entry of a todo list.
-type Item struct {
-	Content    string `json:"content"`
-	Status     Status `json:"status"`
-	ActiveForm string `json:"activeForm"`
-}
+// Item is one entry of a todo list; front ends receive the same type in
+// events.
+type Item = event.TodoItem
 
 // Validate checks a list: every item has content, a known status and an
 // active form.

@@ -14,15 +14,25 @@ import (
 type Gate struct {
 	Engine  *permission.Engine
 	Context permission.Context
+	// Tool and Kind are the calling tool's name and kind; the accesses a
+	// call makes on its own account are its tool's.
+	Tool string
+	Kind permission.Kind
 }
 
 // Decide asks the engine about an access made on the call's behalf.
 func (g *Gate) Decide(a permission.Access) permission.Decision {
+	if g.Tool != "" {
+		a.Tool, a.Kind = g.Tool, g.Kind
+	}
 	return g.Engine.Decide(g.Context, a)
 }
 
 // ReadFilter returns the engine's filter for a walk by tool below root.
 func (g *Gate) ReadFilter(tool, root string) *permission.ReadFilter {
+	if g.Tool != "" {
+		tool = g.Tool
+	}
 	return g.Engine.ReadFilter(g.Context, tool, root)
 }
 

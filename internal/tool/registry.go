@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/ponder-agent/ponder/internal/llm"
+	"github.com/ponder-agent/ponder/internal/permission"
 )
 
 // Registry is the set of tools one agent may be offered.
@@ -44,6 +45,16 @@ func (r *Registry) Get(name string) (Tool, bool) {
 
 // All returns the tools in registration order.
 func (r *Registry) All() []Tool { return append([]Tool(nil), r.tools...) }
+
+// Kinds returns the kind each tool declares, by name, as the permission
+// engine takes them (permission.Rules.Tools).
+func (r *Registry) Kinds() map[string]permission.Kind {
+	out := make(map[string]permission.Kind, len(r.tools))
+	for _, t := range r.tools {
+		out[t.Name()] = t.Kind()
+	}
+	return out
+}
 
 // Names returns the tool names, sorted.
 func (r *Registry) Names() []string {

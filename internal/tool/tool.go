@@ -1,6 +1,7 @@
-// Package tool defines what a tool is to ponder: a name, a description and
-// an input schema for the model, and a Prepare step that parses the input
-// and declares what the call would touch before anything runs. The agent
+// Package tool defines what a tool is to ponder: a name, the kind of
+// access its calls make, a description and an input schema for the model,
+// and a Prepare step that parses the input and declares what the call
+// would touch before anything runs. The agent
 // loop hands that declaration to the permission engine and runs the call
 // only when the engine allows it.
 package tool
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/permission"
 )
 
@@ -18,6 +20,11 @@ import (
 type Tool interface {
 	// Name is the name the model calls the tool by.
 	Name() string
+	// Kind is what every call of the tool does to the system (reads
+	// files, writes them, runs commands...). It is the tool's one
+	// declaration of its nature: permission rules group tools by it, and
+	// an agent is read-only when all its tools are of reading kinds.
+	Kind() permission.Kind
 	// Description tells the model what the tool does and when to use it.
 	Description() string
 	// Schema is the JSON schema of the tool's input.
@@ -32,7 +39,8 @@ type Tool interface {
 
 // Call is a prepared tool call.
 type Call interface {
-	// Access declares what the call would read, write or run.
+	// Access declares what the call would touch: its paths, command or
+	// target. The agent loop fills in the tool's name and kind.
 	Access() permission.Access
 	// Run performs the call. It must return promptly once ctx is done.
 	Run(ctx context.Context) Result
@@ -56,12 +64,22 @@ type Result struct {
 	IsError bool
 	// Summary is a short line for front ends ("Read 120 lines").
 	Summary string
-	// Data carries structured details for front ends (a todo list, a
-	// diff); it is never sent to the model.
-	Data any
+	// Todos and Answers are details for front ends (the list TodoWrite
+	// saved, the answers AskUserQuestion got); they are never sent to the
+	// model.
+	Todos   []event.TodoItem
+	Answers map[string]string
 	// Stop asks the agent loop to end the turn once the current calls
 	// are done.
 	Stop Stop
+	// Pending is, with StopPending, the plan that waits for approval.
+	Pending *PendingPlan
+}
+
+// PendingPlan is a plan left waiting for an approval nobody can give now.
+type PendingPlan struct {
+	Plan     string
+	PlanFile string
 }
 
 // Stop is a reason for the agent loop to end a turn early.
@@ -72,8 +90,9 @@ const (
 	// StopNone lets the turn go on.
 	StopNone Stop = iota
 	// StopPending ends the turn with the call's result still to come: a
-	// plan waits for an approval nobody can give now. The loop records
-	// the pending call instead of sending results to the model.
+	// plan (Result.Pending) waits for an approval nobody can give now.
+	// The loop records the pending call instead of sending results to the
+	// model.
 	StopPending
 	// StopClearContext ends the turn because the approved plan is to be
 	// carried out in a fresh conversation.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ponder-agent/ponder/internal/permission"
 )
 
 type sample struct {
@@ -92,6 +94,7 @@ func asStale(err error, target **StaleError) bool {
 type named struct{ name, desc string }
 
 func (n named) Name() string                                { return n.name }
+func (n named) Kind() permission.Kind                       { return permission.KindNone }
 func (n named) Description() string                         { return n.desc }
 func (n named) Schema() json.RawMessage                     { return json.RawMessage(`{}`) }
 func (n named) ConcurrencySafe() bool                       { return true }

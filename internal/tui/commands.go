@@ -6,7 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ponder-agent/ponder/internal/todo"
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/app"
 )
 
 // slashCommand is one command of the / menu.
@@ -89,9 +90,13 @@ func (m *Model) command(line string) tea.Cmd {
 			m.hint = "Wait for the turn to finish, or press Esc, before clearing."
 			return nil
 		}
-		m.app.Clear()
 		m.conv = newConversation(m.th)
 		m.todos = nil
+		a := m.app
+		return func() tea.Msg {
+			a.Clear()
+			return nil
+		}
 	case "/compact":
 		return m.compact(args)
 	case "/resume":
@@ -99,10 +104,10 @@ func (m *Model) command(line string) tea.Cmd {
 			m.hint = "Wait for the turn to finish, or press Esc, before switching sessions."
 			return nil
 		}
-		return m.openResumePicker()
+		return m.listSessions()
 	case "/model":
 		if args == "" {
-			m.conv.notice("info", "Model: "+m.app.Models.Main+". Use /model NAME to change it.")
+			m.conv.notice("info", "Model: "+m.app.Model()+". Use /model NAME to change it.")
 			return nil
 		}
 		if err := m.app.SetModel(args); err != nil {
@@ -111,7 +116,11 @@ func (m *Model) command(line string) tea.Cmd {
 		}
 		m.conv.notice("info", "Model changed to "+args+" from the next request on.")
 	case "/todos":
-		m.showTodos()
+		a := m.app
+		return func() tea.Msg {
+			items, err := a.Todos()
+			return todosLoaded{items, err}
+		}
 	case "/help":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText()})
 	case "/exit", "/quit":
@@ -122,14 +131,24 @@ func (m *Model) command(line string) tea.Cmd {
 	return nil
 }
 
-// planCommand runs /plan through the app, which owns what it means.
+// planShown is what /plan did, back from the app.
+type planShown struct{ out app.PlanOutcome }
+
+// planCommand runs /plan through the app, which owns what it means; it
+// changes the mode and reads the plan, so it runs outside Update.
 func (m *Model) planCommand(args string) tea.Cmd {
-	out := m.app.PlanCommand(args, m.running)
+	a, running := m.app, m.running
+	return func() tea.Msg { return planShown{a.PlanCommand(args, running)} }
+}
+
+// planShown shows what /plan did.
+func (m *Model) planShown(msg planShown) tea.Cmd {
+	out := msg.out
 	switch {
 	case out.Refused:
 		m.hint = out.Message
 	case out.OpenEditor != "":
-		return m.runEditor("plan", out.OpenEditor)
+		return m.openEditor("plan", out.OpenEditor)
 	case out.Plan != "":
 		m.conv.add(&item{kind: itemPlan, text: out.Plan, title: out.PlanFile})
 	default:
@@ -141,28 +160,33 @@ func (m *Model) planCommand(args string) tea.Cmd {
 	return nil
 }
 
-func (m *Model) showTodos() {
-	items, err := m.app.Todos()
-	if err != nil {
-		m.conv.notice("warning", err.Error())
+// todosLoaded is the todo list, read for /todos.
+type todosLoaded struct {
+	items []event.TodoItem
+	err   error
+}
+
+func (m *Model) showTodos(msg todosLoaded) {
+	if msg.err != nil {
+		m.conv.notice("warning", msg.err.Error())
 	}
-	if len(items) == 0 {
+	if len(msg.items) == 0 {
 		m.conv.notice("info", "No todo list yet.")
 		return
 	}
-	m.conv.add(&item{kind: itemNotice, title: "info", text: "Todos:\n" + todoLines(items, m.th)})
+	m.conv.add(&item{kind: itemNotice, title: "info", text: "Todos:\n" + todoLines(msg.items, m.th)})
 }
 
-func todoLines(items []todo.Item, th theme) string {
+func todoLines(items []event.TodoItem, th theme) string {
 	var b strings.Builder
 	for i, it := range items {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		switch it.Status {
-		case todo.Completed:
+		case event.TodoCompleted:
 			b.WriteString(th.dim.Render("  ☑ " + it.Content))
-		case todo.InProgress:
+		case event.TodoInProgress:
 			b.WriteString(th.accent.Render("  ▶ " + it.ActiveForm))
 		default:
 			b.WriteString("  ☐ " + it.Content)

@@ -41,7 +41,8 @@ func (m *Model) openDialog(q event.Question) {
 		d = newEnterPlanDialog(q, m.th)
 	case event.AskPlanExit:
 		ad := newApprovalDialog(q, m.th)
-		ad.edit = func(path string) tea.Cmd { return m.runEditor("approval", path) }
+		a := m.app
+		ad.edit = func(plan, name string) tea.Cmd { return func() tea.Msg { return editPlan(a, plan, name) } }
 		d = ad
 	case event.AskUser:
 		d = newQuestionDialog(q, m.th)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,12 +10,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/markdown"
 	"github.com/ponder-agent/ponder/internal/tui/input"
 )
-
-// rejectOption is the option id that sends the plan back.
-const rejectOption = "reject"
 
 // approvalDialog shows the plan for approval: rendered markdown that
 // scrolls, its path, the approval options, Ctrl+G to edit the plan in the
@@ -30,9 +29,8 @@ type approvalDialog struct {
 	offset   int
 	height   int // plan lines shown, set by view
 	ans      event.Answer
-	// edit runs the editor on a file; set by the model.
-	edit    func(path string) tea.Cmd
-	tmpPath string
+	// edit opens the plan in the editor; set by the model.
+	edit    func(plan, name string) tea.Cmd
 	problem string
 }
 
@@ -76,7 +74,7 @@ func (d *approvalDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
 		return stay, nil
 	}
 	opt := d.q.Options[d.options.selected].ID
-	if opt == rejectOption {
+	if opt == event.OptionReject {
 		d.typing = true
 		d.feedback.Focus()
 		return stay, nil
@@ -95,7 +93,7 @@ func (d *approvalDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
 	case back:
 		d.typing = false
 	case done:
-		d.ans = event.Answer{Option: rejectOption, Feedback: text}
+		d.ans = event.Answer{Option: event.OptionReject, Feedback: text}
 		if d.edited {
 			p := d.plan
 			d.ans.EditedPlan = &p
@@ -105,39 +103,73 @@ func (d *approvalDialog) typeFeedback(msg tea.Msg) (outcome, tea.Cmd) {
 	return stay, nil
 }
 
-// startEdit writes the plan to a scratch file and opens the editor on it;
-// editorReturned reads it back.
+// startEdit opens the plan, as the dialog shows it, in the editor; the
+// edited text comes back as editedPlan.
 func (d *approvalDialog) startEdit() tea.Cmd {
 	if d.edit == nil {
 		return nil
 	}
-	dir, err := os.MkdirTemp("", "ponder-plan-")
-	if err != nil {
-		d.problem = "Cannot edit: " + err.Error()
-		return nil
-	}
-	d.tmpPath = filepath.Join(dir, filepath.Base(d.q.PlanFile))
-	if err := os.WriteFile(d.tmpPath, []byte(d.plan), 0o600); err != nil {
-		d.problem = "Cannot edit: " + err.Error()
-		return nil
-	}
-	return d.edit(d.tmpPath)
+	return d.edit(d.plan, filepath.Base(d.q.PlanFile))
 }
 
-func (d *approvalDialog) editorReturned(path string, err error) {
-	defer os.RemoveAll(filepath.Dir(path))
+// editedPlan is the plan as the editor left it.
+type editedPlan struct {
+	text string
+	err  error
+}
+
+// editPlan writes plan to a scratch file named name for the editor; it
+// runs in a command.
+func editPlan(a *app.App, plan, name string) tea.Msg {
+	dir, err := os.MkdirTemp("", "ponder-plan-")
 	if err != nil {
-		d.problem = "The editor failed: " + err.Error()
+		return editedPlan{err: fmt.Errorf("cannot edit: %w", err)}
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(plan), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return editedPlan{err: fmt.Errorf("cannot edit: %w", err)}
+	}
+	cmd, ended, err := a.EditorCommand(path)
+	if err != nil {
+		os.RemoveAll(dir)
+		return editedPlan{err: fmt.Errorf("cannot open the editor: %w", err)}
+	}
+	return editorReady{purpose: "approval", path: path, cmd: cmd, ended: ended}
+}
+
+// readEditedPlan reads the scratch file back and removes it.
+func readEditedPlan(path string, editErr error) tea.Cmd {
+	return func() tea.Msg {
+		defer os.RemoveAll(filepath.Dir(path))
+		if editErr != nil {
+			return editedPlan{err: fmt.Errorf("the editor failed: %w", editErr)}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return editedPlan{err: fmt.Errorf("cannot read the edited plan: %w", err)}
+		}
+		return editedPlan{text: string(data)}
+	}
+}
+
+// editorReturned takes the plan back from the editor.
+func (d *approvalDialog) editorReturned(e editedPlan) {
+	if e.err != nil {
+		d.problem = sentenceCase(e.err.Error())
 		return
 	}
-	data, rerr := os.ReadFile(path)
-	if rerr != nil {
-		d.problem = "Cannot read the edited plan: " + rerr.Error()
-		return
+	if e.text != d.plan {
+		d.plan, d.edited, d.offset = e.text, true, 0
 	}
-	if string(data) != d.plan {
-		d.plan, d.edited, d.offset = string(data), true, 0
+}
+
+// sentenceCase starts s with a capital letter.
+func sentenceCase(s string) string {
+	if s == "" {
+		return s
 	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func (d *approvalDialog) view(width, height int) string {

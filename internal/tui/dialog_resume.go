@@ -2,32 +2,46 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ponder-agent/ponder/event"
-	"github.com/ponder-agent/ponder/internal/session"
+	"github.com/ponder-agent/ponder/internal/app"
 )
 
 // resumePicker lists this project's sessions to switch to.
 type resumePicker struct {
 	th       theme
-	sessions []session.Info
+	sessions []app.SessionInfo
 	options  choice
 	now      time.Time
 }
 
-func (m *Model) openResumePicker() tea.Cmd {
-	list, err := m.app.Sessions()
-	if err != nil {
-		m.conv.notice("warning", "Cannot list sessions: "+err.Error())
+// sessionsListed is the project's sessions, read for /resume.
+type sessionsListed struct {
+	list []app.SessionInfo
+	err  error
+}
+
+// listSessions reads the sessions (every transcript) outside Update.
+func (m *Model) listSessions() tea.Cmd {
+	a := m.app
+	return func() tea.Msg {
+		list, err := a.Sessions()
+		return sessionsListed{list, err}
+	}
+}
+
+// showResumePicker offers the other sessions to switch to.
+func (m *Model) showResumePicker(msg sessionsListed) tea.Cmd {
+	if msg.err != nil {
+		m.conv.notice("warning", "Cannot list sessions: "+msg.err.Error())
 		return nil
 	}
-	var others []session.Info
-	for _, s := range list {
-		if s.ID != m.app.ID {
+	var others []app.SessionInfo
+	for _, s := range msg.list {
+		if s.ID != m.app.ID() {
 			others = append(others, s)
 		}
 	}
@@ -40,7 +54,7 @@ func (m *Model) openResumePicker() tea.Cmd {
 	}
 	p := &resumePicker{th: m.th, sessions: others, now: m.now()}
 	for _, s := range others {
-		p.options.labels = append(p.options.labels, fmt.Sprintf("%s  %s  %s", s.ID[:min(8, len(s.ID))], ago(p.now.Sub(s.Modified)), sessionTitle(s.Path)))
+		p.options.labels = append(p.options.labels, fmt.Sprintf("%s  %s  %s", s.ID[:min(8, len(s.ID))], ago(p.now.Sub(s.Modified)), s.Title))
 	}
 	m.dialogs = append(m.dialogs, p)
 	return nil
@@ -67,20 +81,6 @@ func (p *resumePicker) key(msg tea.Msg) (outcome, tea.Cmd) {
 func (p *resumePicker) view(width, height int) string {
 	body := p.options.view(p.th, max(20, width-4)) + "\n\n" + p.th.faint.Render("enter resume · esc cancel")
 	return frame(p.th, "Resume a session", body, width)
-}
-
-// sessionTitle is the first thing the user typed in a session.
-func sessionTitle(path string) string {
-	tr, err := session.Load(path)
-	if err != nil {
-		return ""
-	}
-	for _, msg := range tr.Conversation() {
-		if t := strings.TrimSpace(msg.Text()); t != "" && !msg.IsToolResult() {
-			return firstLine(t)
-		}
-	}
-	return ""
 }
 
 func ago(d time.Duration) string {

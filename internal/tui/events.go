@@ -8,9 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ponder-agent/ponder/event"
-	"github.com/ponder-agent/ponder/internal/llm"
-	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/todo"
+	"github.com/ponder-agent/ponder/internal/app"
 )
 
 // handleEvent folds one session event into the interface.
@@ -36,7 +34,7 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		c.finishStreaming("", messageText(e.Message))
 		// Tool calls appear in call order, whichever finishes first.
 		for _, b := range e.Message.Content {
-			if b.Type == string(llm.BlockToolUse) {
+			if b.Type == event.BlockToolUse {
 				c.toolStarted("", b.ID, b.Name, b.Input)
 			}
 		}
@@ -47,8 +45,8 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		}
 		c.toolStarted(e.AgentID, e.ID, e.Name, e.Input)
 	case event.ToolFinished:
-		if items, ok := e.Data.([]todo.Item); ok && e.AgentID == "" {
-			m.todos = items
+		if e.Todos != nil && e.AgentID == "" {
+			m.todos = e.Todos
 		}
 		if e.AgentID != "" {
 			return nil
@@ -65,19 +63,20 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 			c.notice(e.Level, e.Text)
 		}
 	case event.ModeChanged:
-		if e.To != string(permission.ModePlan) { // entering plan mode has its own notice
-			c.notice("info", "Mode: "+permission.Mode(e.To).Title()+".")
+		if e.To != event.ModePlan { // entering plan mode has its own notice
+			c.notice("info", "Mode: "+app.ModeTitle(e.To)+".")
 		}
 	case event.PlanModeEntered:
 		m.phase = "explore"
+		m.planFile = e.PlanFile
 		c.notice("info", "Plan mode: ponder explores read-only and writes its plan to "+e.PlanFile+".")
 	case event.PlanPhase:
 		m.phase = e.Phase
 	case event.PlanApproved:
 		m.phase = ""
-		msg := "Plan approved; now in " + permission.Mode(e.Mode).Title() + "."
+		msg := "Plan approved; now in " + app.ModeTitle(e.Mode) + "."
 		if e.Edited {
-			msg = "Plan approved with your edits; now in " + permission.Mode(e.Mode).Title() + "."
+			msg = "Plan approved with your edits; now in " + app.ModeTitle(e.Mode) + "."
 		}
 		c.notice("info", msg)
 	case event.PlanRejected:
@@ -122,7 +121,7 @@ func (m *Model) agentStep(agentID, step string) {
 func messageText(msg event.Message) string {
 	var parts []string
 	for _, b := range msg.Content {
-		if b.Type == string(llm.BlockText) && b.Text != "" {
+		if b.Type == event.BlockText && b.Text != "" {
 			parts = append(parts, b.Text)
 		}
 	}
@@ -131,26 +130,29 @@ func messageText(msg event.Message) string {
 
 // loadHistory shows a resumed conversation.
 func (m *Model) loadHistory() {
-	hist := m.app.Main().History()
-	results := map[string]llm.Block{}
+	hist := m.app.History()
+	results := map[string]event.Block{}
 	for _, msg := range hist {
 		for _, b := range msg.Content {
-			if b.Type == llm.BlockToolResult {
+			if b.Type == event.BlockToolResult {
 				results[b.ToolUseID] = b
 			}
 		}
 	}
 	for _, msg := range hist {
 		switch msg.Role {
-		case llm.RoleUser:
-			if t := msg.Text(); strings.TrimSpace(t) != "" {
+		case "user":
+			if t := typedText(msg); strings.TrimSpace(t) != "" {
 				m.conv.add(&item{kind: itemUser, text: t})
 			}
-		case llm.RoleAssistant:
-			if t := msg.Text(); strings.TrimSpace(t) != "" {
+		case "assistant":
+			if t := messageText(msg); strings.TrimSpace(t) != "" {
 				m.conv.add(&item{kind: itemAssistant, text: t})
 			}
-			for _, u := range msg.ToolUses() {
+			for _, u := range msg.Content {
+				if u.Type != event.BlockToolUse {
+					continue
+				}
 				it := m.conv.add(&item{kind: itemTool, toolID: u.ID, tool: u.Name, input: u.Input, status: toolDone})
 				if r, ok := results[u.ID]; ok {
 					it.result = r.Content
@@ -162,6 +164,18 @@ func (m *Model) loadHistory() {
 		}
 	}
 	if len(hist) > 0 {
-		m.conv.notice("info", fmt.Sprintf("Resumed session %s.", m.app.ID))
+		m.conv.notice("info", fmt.Sprintf("Resumed session %s.", m.app.ID()))
 	}
+}
+
+// typedText is what the user typed in a message: its text blocks, without
+// the reminders ponder attached.
+func typedText(msg event.Message) string {
+	var parts []string
+	for _, b := range msg.Content {
+		if b.Type == event.BlockText && b.Reminder == "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "")
 }

@@ -1,14 +1,14 @@
 package tui
 
 import (
-	"os"
+	"errors"
+	"os/exec"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ponder-agent/ponder/internal/app"
-	"github.com/ponder-agent/ponder/internal/permission"
 )
 
 // quitWindow is how soon a second Ctrl+C must follow the first to quit.
@@ -26,8 +26,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	m.hint = ""
 	switch k.String() {
 	case "shift+tab":
-		m.app.CycleMode()
-		return nil
+		// The mode change is recorded in the transcript: not here.
+		a := m.app
+		return func() tea.Msg {
+			a.CycleMode()
+			return nil
+		}
 	case "esc":
 		if m.menu.open {
 			m.menu.open = false
@@ -83,41 +87,56 @@ func (m *Model) ctrlC() tea.Cmd {
 	return nil
 }
 
-// openPlanInEditor opens the plan file (Ctrl+G, /plan open).
+// openPlanInEditor opens the plan file (Ctrl+G, /plan open). In plan mode
+// the app creates a missing plan file first, so the user may start it.
 func (m *Model) openPlanInEditor() tea.Cmd {
-	path := m.app.Plan.PlanFile("")
-	if _, err := os.Stat(path); err != nil {
-		if m.app.Mode() != permission.ModePlan {
-			m.hint = "There is no plan to open yet."
-			return nil
+	a := m.app
+	return func() tea.Msg {
+		path, err := a.PlanForEditor()
+		if errors.Is(err, app.ErrNoPlan) {
+			return hintMsg("There is no plan to open yet.")
 		}
-		// In plan mode the user may start the plan themselves.
-		if err := os.WriteFile(path, nil, 0o644); err != nil {
-			m.conv.notice("warning", "Cannot create the plan file: "+err.Error())
-			return nil
+		if err != nil {
+			return notice{"warning", err.Error()}
 		}
+		return prepareEditor(a, "plan", path)
 	}
-	return m.runEditor("plan", path)
 }
 
-func (m *Model) runEditor(purpose, path string) tea.Cmd {
-	cmd, ended, err := m.app.EditorCommand(path)
+// editorReady is an editor about to run on path.
+type editorReady struct {
+	purpose string // "plan" or "approval"
+	path    string
+	cmd     *exec.Cmd
+	ended   func()
+}
+
+// openEditor opens path in the user's editor, for purpose.
+func (m *Model) openEditor(purpose, path string) tea.Cmd {
+	a := m.app
+	return func() tea.Msg { return prepareEditor(a, purpose, path) }
+}
+
+// prepareEditor finds the user's editor; it runs in a command.
+func prepareEditor(a *app.App, purpose, path string) tea.Msg {
+	cmd, ended, err := a.EditorCommand(path)
 	if err != nil {
-		m.conv.notice("warning", "Cannot open the editor: "+err.Error())
-		return nil
+		return notice{"warning", "Cannot open the editor: " + err.Error()}
 	}
-	return tea.ExecProcess(cmd, func(err error) tea.Msg {
-		ended()
-		return editorDone{purpose: purpose, path: path, err: err}
+	return editorReady{purpose: purpose, path: path, cmd: cmd, ended: ended}
+}
+
+// execEditor hands the terminal to the editor until it ends.
+func (m *Model) execEditor(msg editorReady) tea.Cmd {
+	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg {
+		msg.ended()
+		return editorDone{purpose: msg.purpose, path: msg.path, err: err}
 	})
 }
 
 func (m *Model) editorReturned(msg editorDone) tea.Cmd {
 	if msg.purpose == "approval" {
-		if d, ok := m.activeDialog().(*approvalDialog); ok {
-			d.editorReturned(msg.path, msg.err)
-		}
-		return nil
+		return readEditedPlan(msg.path, msg.err)
 	}
 	if msg.err != nil {
 		m.conv.notice("warning", "The editor failed: "+msg.err.Error())
@@ -127,7 +146,8 @@ func (m *Model) editorReturned(msg editorDone) tea.Cmd {
 	return nil
 }
 
-// switchApp replaces the session after /resume.
+// switchApp shows the session a /resume chose; the new session starts,
+// and the old one closes (which waits for its work), outside Update.
 func (m *Model) switchApp(msg resumed) tea.Cmd {
 	if msg.err != nil {
 		m.conv.notice("warning", "Cannot resume: "+msg.err.Error())
@@ -136,21 +156,22 @@ func (m *Model) switchApp(msg resumed) tea.Cmd {
 	m.stopEvents()
 	old := m.app
 	m.app = msg.a
-	m.events, m.stopEvents = m.app.Bus.Subscribe(1024)
+	m.events, m.stopEvents = m.app.Subscribe(1024)
 	m.conv = newConversation(m.th)
 	m.todos, m.phase, m.scroll = nil, "", 0
-	if err := m.app.Start(); err != nil {
-		m.conv.notice("warning", err.Error())
-	}
 	m.loadHistory()
-	old.Close()
-	return m.waitEvent()
+	a := m.app
+	return tea.Batch(m.waitEvent(), func() tea.Msg {
+		err := a.Start()
+		old.Close()
+		return switched{planFile: a.PlanFile(), err: err}
+	})
 }
 
 // resume builds an app for another session of this project.
 func (m *Model) resume(id string) tea.Cmd {
 	opts := m.app.Options()
-	opts.Resume, opts.Continue, opts.Fork, opts.SessionID, opts.Mode = id, false, false, "", ""
+	opts.Resume, opts.Continue, opts.Fork, opts.SessionID, opts.Mode, opts.PlanName = id, false, false, "", "", ""
 	return func() tea.Msg {
 		a, err := app.New(opts)
 		return resumed{a: a, err: err}

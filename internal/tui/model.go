@@ -1,7 +1,8 @@
 // Package tui is ponder's interactive terminal interface, built on
 // bubbletea. It is a front end only: it renders the session's events and
 // answers its questions through package app, and holds no plan-mode rule
-// of its own.
+// of its own. Update does no I/O: whatever touches files, the transcript
+// or another process runs in a tea.Cmd that reports back with a message.
 package tui
 
 import (
@@ -11,9 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ponder-agent/ponder/event"
-	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/app"
-	"github.com/ponder-agent/ponder/internal/todo"
 	"github.com/ponder-agent/ponder/internal/tui/input"
 )
 
@@ -22,7 +21,7 @@ type (
 	eventMsg    struct{ e event.Event }
 	eventsEnded struct{}
 	turnDone    struct {
-		res agent.Result
+		res app.TurnResult
 		err error
 	}
 	tickMsg    struct{}
@@ -35,6 +34,15 @@ type (
 		a   *app.App
 		err error
 	}
+	// switched says the session shown was replaced and the old one closed.
+	switched struct {
+		planFile string
+		err      error
+	}
+	// notice is something a command found out, to show as a notice.
+	notice struct{ level, text string }
+	// hintMsg is a transient line a command wants shown.
+	hintMsg string
 )
 
 // Model is the whole interface.
@@ -61,14 +69,16 @@ type Model struct {
 	dialogs []dialog
 	menu    menu
 
-	todos []todo.Item
+	todos []event.TodoItem
 	// parent maps a subagent to the Task call that launched it.
-	parent  map[string]string
-	phase   string
-	lastCtl time.Time // last Ctrl+C
-	hint    string    // a transient line above the status bar
-	now     func() time.Time
-	first   string // a prompt to send at start
+	parent map[string]string
+	phase  string
+	// planFile is the plan file, as plan mode last named it.
+	planFile string
+	lastCtl  time.Time // last Ctrl+C
+	hint     string    // a transient line above the status bar
+	now      func() time.Time
+	first    string // a prompt to send at start
 	// askPending asks again, at start, for the approval of a plan an
 	// earlier headless run left waiting.
 	askPending bool
@@ -77,7 +87,8 @@ type Model struct {
 // newModel builds the interface over a started app.
 func newModel(a *app.App, th theme) *Model {
 	m := &Model{app: a, th: th, conv: newConversation(th), in: input.New(), width: 100, height: 30, now: time.Now, parent: map[string]string{}}
-	m.events, m.stopEvents = a.Bus.Subscribe(1024)
+	m.events, m.stopEvents = a.Subscribe(1024)
+	m.planFile = a.PlanFile()
 	m.in.Focus()
 	m.in.SetPlaceholder("Ask ponder to do something, or / for commands")
 	m.loadHistory()
@@ -89,7 +100,7 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.waitEvent()}
 	if m.askPending {
 		m.askPending = false
-		cmds = append(cmds, m.startTurn(func(ctx context.Context) (agent.Result, error) { return m.app.AskPending(ctx) }))
+		cmds = append(cmds, m.startTurn(func(ctx context.Context) (app.TurnResult, error) { return m.app.AskPending(ctx) }))
 	}
 	if m.first != "" {
 		text := m.first
@@ -145,6 +156,32 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.editorReturned(msg)
 	case resumed:
 		return m, m.switchApp(msg)
+	case switched:
+		if msg.err != nil {
+			m.conv.notice("warning", msg.err.Error())
+		}
+		m.planFile = msg.planFile
+		return m, nil
+	case notice:
+		m.conv.notice(msg.level, msg.text)
+		return m, nil
+	case hintMsg:
+		m.hint = string(msg)
+		return m, nil
+	case sessionsListed:
+		return m, m.showResumePicker(msg)
+	case planShown:
+		return m, m.planShown(msg)
+	case todosLoaded:
+		m.showTodos(msg)
+		return m, nil
+	case editorReady:
+		return m, m.execEditor(msg)
+	case editedPlan:
+		if d, ok := m.activeDialog().(*approvalDialog); ok {
+			d.editorReturned(msg)
+		}
+		return m, nil
 	case compacted:
 		m.running = false
 		if m.cancel != nil {
@@ -173,11 +210,11 @@ func (m *Model) sendTurn(text string) tea.Cmd {
 	m.conv.add(&item{kind: itemUser, text: text})
 	m.scroll = 0
 	a := m.app
-	return m.startTurn(func(ctx context.Context) (agent.Result, error) { return a.Send(ctx, text) })
+	return m.startTurn(func(ctx context.Context) (app.TurnResult, error) { return a.Send(ctx, text) })
 }
 
 // startTurn runs work as the current turn, interruptible with Esc.
-func (m *Model) startTurn(work func(context.Context) (agent.Result, error)) tea.Cmd {
+func (m *Model) startTurn(work func(context.Context) (app.TurnResult, error)) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel, m.turnStart, m.frame = true, cancel, m.now(), 0
 	return tea.Batch(tick(), func() tea.Msg {
@@ -195,9 +232,9 @@ func (m *Model) turnEnded(msg turnDone) tea.Cmd {
 	switch {
 	case msg.err != nil:
 		m.conv.notice("warning", msg.err.Error())
-	case msg.res.StopReason == agent.StopInterrupted:
+	case msg.res.StopReason == app.StopInterrupted:
 		m.conv.notice("info", "Interrupted. Tell ponder what to do instead.")
-	case msg.res.StopReason == agent.StopMaxTurns:
+	case msg.res.StopReason == app.StopMaxTurns:
 		m.conv.notice("warning", "Stopped after the maximum number of model requests.")
 	}
 	if len(m.queued) > 0 {

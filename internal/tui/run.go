@@ -51,7 +51,7 @@ func Run(ctx context.Context, o Options) error {
 	defer func() { _ = m.app.Close() }()
 	defer m.Close()
 	m.demo, m.first = o.Demo, o.Prompt
-	m.askPending = a.Pending() != nil
+	m.askPending = a.HasPendingPlan()
 	if o.Prefill != "" {
 		m.in.SetValue(o.Prefill)
 	}

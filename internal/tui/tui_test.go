@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +18,6 @@ import (
 	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/planmode"
-	"github.com/ponder-agent/ponder/internal/todo"
 	"github.com/ponder-agent/ponder/internal/tui/input"
 )
 
@@ -42,8 +41,9 @@ func newFixture(t testing.TB, bypass bool, replies ...fakemodel.Reply) *fixture 
 	os.MkdirAll(proj, 0o755)
 	a, err := app.New(app.Options{
 		Dir: proj, ConfigDir: filepath.Join(base, "config"), Interactive: true, BypassAllowed: bypass,
-		LLM:    fakemodel.NewProvider(fakemodel.Script{Replies: replies}),
-		Getenv: func(string) string { return "" },
+		LLM:      fakemodel.NewProvider(fakemodel.Script{Replies: replies}),
+		Getenv:   func(string) string { return "" },
+		PlanName: "brisk-sorting-harbor",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,6 @@ func newFixture(t testing.TB, bypass bool, replies ...fakemodel.Reply) *fixture 
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
-	a.Plan.SetSlug("brisk-sorting-harbor")
 	fixed := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	m.now = func() time.Time { return fixed }
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -63,7 +62,7 @@ func newFixture(t testing.TB, bypass bool, replies ...fakemodel.Reply) *fixture 
 	return f
 }
 
-// drain feeds every event waiting on the bus into the model.
+// drain feeds every event published so far into the model.
 func (f *fixture) drain() {
 	for {
 		select {
@@ -92,18 +91,32 @@ func (f *fixture) waitEvent(ok func(event.Event) bool) {
 	}
 }
 
-// keys presses keys. When a key submits the input, the submission is
-// delivered too, as the program would deliver the command's message.
+// keys presses keys, and runs the commands they return as the program
+// would, delivering their messages.
 func (f *fixture) keys(keys ...string) {
 	for _, k := range keys {
 		_, cmd := f.m.Update(keyMsg(k))
-		if cmd == nil {
-			continue
-		}
-		if sub, ok := cmd().(input.Submitted); ok {
-			f.m.Update(sub)
-		}
+		f.run(cmd)
 	}
+}
+
+// run runs cmd and what follows from it, as the program would, except
+// the spinner's ticks; then it drains the events they published.
+func (f *fixture) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil, tickMsg:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			f.run(c)
+		}
+	default:
+		_, next := f.m.Update(msg)
+		f.run(next)
+	}
+	f.drain()
 }
 
 func keyMsg(k string) tea.KeyPressMsg {
@@ -128,6 +141,8 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+g":
+		return tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl}
 	}
 	r := []rune(k)
 	return tea.KeyPressMsg{Code: r[0], Text: k}
@@ -176,7 +191,7 @@ func golden(t *testing.T, name, got string) {
 func (f *fixture) ask(q event.Question) <-chan askResult {
 	out := make(chan askResult, 1)
 	go func() {
-		a, err := f.a.Broker.Ask(context.Background(), q)
+		a, err := f.a.Ask(context.Background(), q)
 		out <- askResult{a, err}
 	}()
 	f.waitEvent(func(e event.Event) bool { _, ok := e.(event.QuestionAsked); return ok })
@@ -201,14 +216,14 @@ func TestPlanModeStatusLine(t *testing.T) {
 	golden(t, "status-default", f.screen())
 	f.keys("shift+tab", "shift+tab")
 	f.drain()
-	if f.a.Mode() != permission.ModePlan {
+	if f.a.Mode() != event.ModePlan {
 		t.Fatalf("mode %s after two Shift+Tab", f.a.Mode())
 	}
 	f.m.phase = "design"
 	golden(t, "status-plan-mode", f.screen())
 	f.keys("shift+tab")
 	f.drain()
-	if f.a.Mode() != permission.ModeDefault {
+	if f.a.Mode() != event.ModeDefault {
 		t.Fatalf("the cycle without bypass returns to default, got %s", f.a.Mode())
 	}
 }
@@ -281,7 +296,7 @@ The greeter prints in lower case only.
 `
 
 func approvalQuestion(f *fixture) event.Question {
-	return event.Question{Kind: event.AskPlanExit, Plan: samplePlan, PlanFile: f.a.Plan.PlanFile(""), Options: f.a.Plan.Options()}
+	return event.Question{Kind: event.AskPlanExit, Plan: samplePlan, PlanFile: f.a.PlanFile(), Options: f.a.ApprovalOptions()}
 }
 
 func TestApprovalDialog(t *testing.T) {
@@ -289,7 +304,7 @@ func TestApprovalDialog(t *testing.T) {
 	res := f.ask(approvalQuestion(f))
 	golden(t, "dialog-approval", f.screen())
 	f.keys("enter")
-	if a := (<-res).must(t); a.Option != planmode.OptionAcceptEdits || a.EditedPlan != nil {
+	if a := (<-res).must(t); a.Option != event.OptionAcceptEdits || a.EditedPlan != nil {
 		t.Fatalf("answer %+v", a)
 	}
 	// Rejecting asks for feedback first.
@@ -310,7 +325,7 @@ func TestApprovalDialogOffersBypassWhenAllowed(t *testing.T) {
 		t.Fatal("no bypass option although bypass was allowed")
 	}
 	f.keys("4")
-	if a := (<-res).must(t); a.Option != planmode.OptionBypass {
+	if a := (<-res).must(t); a.Option != event.OptionBypass {
 		t.Fatalf("answer %+v", a)
 	}
 }
@@ -319,10 +334,7 @@ func TestApprovalDialogEditedPlan(t *testing.T) {
 	f := newFixture(t, false)
 	res := f.ask(approvalQuestion(f))
 	d := f.m.activeDialog().(*approvalDialog)
-	dir := t.TempDir()
-	edited := filepath.Join(dir, "plan.md")
-	os.WriteFile(edited, []byte("# Edited plan\n"), 0o644)
-	d.editorReturned(edited, nil)
+	d.editorReturned(editedPlan{text: "# Edited plan\n"})
 	if !strings.Contains(f.screen(), "edited by you") {
 		t.Fatal("the dialog does not show that the plan was edited")
 	}
@@ -365,18 +377,18 @@ func TestConversationToolLinesAndTodos(t *testing.T) {
 	f.m.handleEvent(event.ToolRefused{ID: "2", Tool: "Bash", Input: json.RawMessage(`{"command":"rm -rf build"}`), Reason: "Plan mode is on, so nothing but the plan file may change."})
 	f.m.handleEvent(event.ToolStarted{ID: "3", Name: "Bash", Input: json.RawMessage(`{"command":"go test ./..."}`)})
 	f.m.handleEvent(event.ToolFinished{ID: "4", Name: "Grep", Content: "bad regexp", IsError: true})
-	f.m.handleEvent(event.ToolFinished{ID: "5", Name: "TodoWrite", Data: []todo.Item{
-		{Content: "Read the code", Status: todo.Completed, ActiveForm: "Reading the code"},
-		{Content: "Run the tests", Status: todo.InProgress, ActiveForm: "Running the tests"},
-		{Content: "Fix failures", Status: todo.Pending, ActiveForm: "Fixing failures"},
+	f.m.handleEvent(event.ToolFinished{ID: "5", Name: "TodoWrite", Todos: []event.TodoItem{
+		{Content: "Read the code", Status: event.TodoCompleted, ActiveForm: "Reading the code"},
+		{Content: "Run the tests", Status: event.TodoInProgress, ActiveForm: "Running the tests"},
+		{Content: "Fix failures", Status: event.TodoPending, ActiveForm: "Fixing failures"},
 	}})
 	f.m.running, f.m.turnStart, f.m.tokens = true, f.m.now().Add(-7*time.Second), 1234
 	golden(t, "conversation", f.screen())
 	// The list updates in place.
-	f.m.handleEvent(event.ToolFinished{ID: "6", Name: "TodoWrite", Data: []todo.Item{
-		{Content: "Read the code", Status: todo.Completed, ActiveForm: "Reading the code"},
-		{Content: "Run the tests", Status: todo.Completed, ActiveForm: "Running the tests"},
-		{Content: "Fix failures", Status: todo.InProgress, ActiveForm: "Fixing failures"},
+	f.m.handleEvent(event.ToolFinished{ID: "6", Name: "TodoWrite", Todos: []event.TodoItem{
+		{Content: "Read the code", Status: event.TodoCompleted, ActiveForm: "Reading the code"},
+		{Content: "Run the tests", Status: event.TodoCompleted, ActiveForm: "Running the tests"},
+		{Content: "Fix failures", Status: event.TodoInProgress, ActiveForm: "Fixing failures"},
 	}})
 	if s := f.screen(); strings.Count(s, "Todos ") != 1 || !strings.Contains(s, "Todos 2/3") {
 		t.Fatalf("todo panel:\n%s", s)
@@ -394,7 +406,7 @@ func TestSlashMenuAndPlanCommand(t *testing.T) {
 	}
 	f.keys("enter")
 	f.drain()
-	if f.a.Mode() != permission.ModePlan {
+	if f.a.Mode() != event.ModePlan {
 		t.Fatalf("/plan left the mode at %s", f.a.Mode())
 	}
 	// /plan again shows that no plan exists yet; then the written plan.
@@ -403,7 +415,7 @@ func TestSlashMenuAndPlanCommand(t *testing.T) {
 	if !strings.Contains(f.screen(), "No plan written yet") {
 		t.Fatal("no message for a missing plan")
 	}
-	os.WriteFile(f.a.Plan.PlanFile(""), []byte(samplePlan), 0o644)
+	os.WriteFile(f.a.PlanFile(), []byte(samplePlan), 0o644)
 	f.typeText("/plan")
 	f.keys("enter")
 	if s := f.screen(); !strings.Contains(s, "Current plan") || !strings.Contains(s, "Upper-case the greeting") {
@@ -416,7 +428,7 @@ func TestPlanCommandRefusedWhileATurnRuns(t *testing.T) {
 	f.m.running = true
 	f.typeText("/plan")
 	f.keys("enter")
-	if f.a.Mode() != permission.ModeDefault || !strings.Contains(f.screen(), "A turn is running") {
+	if f.a.Mode() != event.ModeDefault || !strings.Contains(f.screen(), "A turn is running") {
 		t.Fatalf("mode %s, screen:\n%s", f.a.Mode(), f.screen())
 	}
 }
@@ -443,7 +455,7 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 // there is none.
 func TestStatusLineNamesTheSandbox(t *testing.T) {
 	f := newFixture(t, false)
-	want := "sandbox: " + string(f.a.Sandbox.Kind())
+	want := "sandbox: " + f.a.SandboxKind()
 	if !strings.Contains(f.screen(), want) {
 		t.Errorf("status line without %q:\n%s", want, f.screen())
 	}
@@ -463,5 +475,124 @@ func TestStatusLineNamesTheSandbox(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
 	if s := m.render(); !strings.Contains(s, "sandbox: none") {
 		t.Errorf("status line without the missing sandbox:\n%s", s)
+	}
+}
+
+// Publishing never blocks the interface on its own subscription: Shift+Tab
+// publishes from Update, which is also what drains the subscription, so a
+// bus that made publishers wait for room would stall the interface for
+// good once a burst of events filled its buffer.
+func TestCyclingModesUnderAnEventFloodNeverStalls(t *testing.T) {
+	f := newFixture(t, false)
+	flooded := make(chan struct{})
+	go func() {
+		for i := range 2000 {
+			f.a.Emit(event.Notice{Level: "info", Text: fmt.Sprint("event ", i)})
+		}
+		close(flooded)
+	}()
+	done := make(chan struct{})
+	go func() {
+		// Nothing drains the subscription meanwhile: the key's command
+		// (which publishes the mode change) runs on the goroutine that
+		// would drain it.
+		for range 31 {
+			if _, cmd := f.m.Update(keyMsg("shift+tab")); cmd != nil {
+				cmd()
+			}
+		}
+		<-flooded
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("cycling modes while 2000 events were published did not finish: the interface stalled on its own events")
+	}
+	if f.a.Mode() != event.ModeAcceptEdits {
+		t.Fatalf("31 presses of Shift+Tab left the mode at %s", f.a.Mode())
+	}
+	// Every event still arrives, in order, once the interface reads again.
+	next := 0
+	for next < 2000 {
+		select {
+		case e := <-f.m.events:
+			if n, ok := e.(event.Notice); ok && strings.HasPrefix(n.Text, "event ") {
+				if n.Text != fmt.Sprint("event ", next) {
+					t.Fatalf("got %q, want event %d", n.Text, next)
+				}
+				next++
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d of 2000 events arrived", next)
+		}
+	}
+}
+
+// Update touches no file: what needs the disk runs in the command it
+// returns. Ctrl+G in plan mode creates the missing plan file (through the
+// app) only when its command runs; /resume reads the transcripts only
+// when its command runs; the approval dialog's scratch copy of the plan
+// too.
+func TestUpdateLeavesIOToCommands(t *testing.T) {
+	f := newFixture(t, false)
+	f.keys("shift+tab", "shift+tab") // plan mode
+	if f.a.Mode() != event.ModePlan {
+		t.Fatalf("mode %s", f.a.Mode())
+	}
+	plan := f.a.PlanFile()
+	_, cmd := f.m.Update(keyMsg("ctrl+g"))
+	if _, err := os.Stat(plan); !errors.Is(err, os.ErrNotExist) || cmd == nil {
+		t.Fatalf("Update created the plan file (%v) or returned no command", err)
+	}
+	switch msg := cmd().(type) {
+	case editorReady, notice:
+	default:
+		t.Fatalf("the command gave %T", msg)
+	}
+	if _, err := os.Stat(plan); err != nil {
+		t.Fatalf("the command did not create the plan file: %v", err)
+	}
+
+	f.typeText("/resume")
+	_, cmd = f.m.Update(keyMsg("enter"))
+	if sub, ok := cmd().(input.Submitted); ok {
+		_, cmd = f.m.Update(sub)
+	}
+	if len(f.m.dialogs) != 0 || cmd == nil {
+		t.Fatal("/resume opened its picker before the sessions were read")
+	}
+	if _, ok := cmd().(sessionsListed); !ok {
+		t.Fatal("/resume's command does not list the sessions")
+	}
+
+	scratch := filepath.Join(os.TempDir(), "ponder-plan-")
+	before, _ := filepath.Glob(scratch + "*")
+	f.ask(approvalQuestion(f))
+	_, cmd = f.m.Update(keyMsg("ctrl+g"))
+	if after, _ := filepath.Glob(scratch + "*"); len(after) != len(before) || cmd == nil {
+		t.Fatal("the approval dialog wrote its scratch file in Update")
+	}
+}
+
+// Showing the interface names no plan file: the name is made when plan
+// mode is entered, from the task at hand.
+func TestTheInterfaceLeavesThePlanUnnamed(t *testing.T) {
+	base := t.TempDir()
+	a, err := app.New(app.Options{Dir: base, ConfigDir: filepath.Join(base, "config"), Interactive: true,
+		LLM: fakemodel.NewProvider(fakemodel.Script{}), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	m := newModel(a, plainTheme())
+	t.Cleanup(m.Close)
+	m.render()
+	a.SetTaskHint("add oauth login to the API")
+	if err := a.SetMode(event.ModePlan, "tui"); err != nil {
+		t.Fatal(err)
+	}
+	if name := filepath.Base(a.PlanFile()); !strings.HasPrefix(name, "add-oauth-login") {
+		t.Fatalf("plan file %s is not named after the task", name)
 	}
 }

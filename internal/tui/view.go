@@ -10,9 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ponder-agent/ponder/internal/permission"
-	"github.com/ponder-agent/ponder/internal/sandbox"
-	"github.com/ponder-agent/ponder/internal/todo"
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/app"
 )
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
@@ -92,14 +91,14 @@ func (m *Model) spinnerLine(w int, waiting bool) string {
 
 // planHint names the plan file and the planning phase while in plan mode.
 func (m *Model) planHint(w int) string {
-	if m.app.Mode() != permission.ModePlan {
+	if m.app.Mode() != event.ModePlan {
 		return ""
 	}
 	s := "◆ planning"
 	if m.phase != "" {
 		s += " (" + m.phase + ")"
 	}
-	s += " · plan file " + tildePath(m.app.Plan.PlanFile("")) + " · nothing else changes until you approve"
+	s += " · plan file " + tildePath(m.planFile) + " · nothing else changes until you approve"
 	return m.th.planHint.Render(ansi.Truncate(s, w, "…"))
 }
 
@@ -107,19 +106,17 @@ func (m *Model) planHint(w int) string {
 // OS sandbox in force.
 func (m *Model) statusLine(w int) string {
 	mode := m.app.Mode()
-	var badge string
+	badge := m.th.modeDefault.Render(app.ModeTitle(mode))
 	switch mode {
-	case permission.ModePlan:
-		badge = m.th.modePlan.Render("plan mode")
-	case permission.ModeAcceptEdits:
-		badge = m.th.modeAccept.Render("accept edits")
-	case permission.ModeBypass:
-		badge = m.th.modeBypass.Render("bypass permissions")
-	default:
-		badge = m.th.modeDefault.Render("default")
+	case event.ModePlan:
+		badge = m.th.modePlan.Render(app.ModeTitle(mode))
+	case event.ModeAcceptEdits:
+		badge = m.th.modeAccept.Render(app.ModeTitle(mode))
+	case event.ModeBypass:
+		badge = m.th.modeBypass.Render(app.ModeTitle(mode))
 	}
-	left := badge + m.th.dim.Render(" · "+m.app.Models.Main+" · "+tildePath(m.app.Dir))
-	if k := m.app.Sandbox.Kind(); k == sandbox.KindNone {
+	left := badge + m.th.dim.Render(" · "+m.app.Model()+" · "+tildePath(m.app.Dir()))
+	if k := m.app.SandboxKind(); k == event.SandboxNone {
 		left += m.th.warn.Render(" · sandbox: none")
 	} else {
 		left += m.th.dim.Render(" · sandbox: " + string(k))
@@ -152,7 +149,7 @@ func (m *Model) menuLines(w int) []string {
 func (m *Model) todoPanel() string {
 	done := 0
 	for _, it := range m.todos {
-		if it.Status == todo.Completed {
+		if it.Status == event.TodoCompleted {
 			done++
 		}
 	}

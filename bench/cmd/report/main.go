@@ -21,7 +21,17 @@ func main() {
 	grepFiles := flag.Int("grep-files", 50000, "files in the generated tree for the Grep comparison")
 	runs := flag.Int("runs", 30, "runs per command")
 	sandboxOnly := flag.Bool("sandbox-only", false, "print only the sandbox section (no -ponder needed)")
+	denyOnly := flag.Bool("deny-only", false, "print only the deny layer section (no -ponder needed)")
 	flag.Parse()
+	if *denyOnly {
+		var b strings.Builder
+		if err := denySection(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }, *grepFiles, *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(1)
+		}
+		fmt.Print(b.String())
+		return
+	}
 	if *sandboxOnly {
 		var b strings.Builder
 		if err := sandboxSection(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }, *runs*3); err != nil {
@@ -100,6 +110,9 @@ func run(ponder, floor string, runs, grepFiles int) error {
 	if err := sandboxSection(w, runs*3); err != nil {
 		return err
 	}
+	if err := denySection(w, grepFiles, runs); err != nil {
+		return err
+	}
 
 	if _, err := exec.LookPath("rg"); err != nil {
 		w("## Grep\n\nripgrep is not installed (`apt-get install ripgrep`), so the comparison was skipped.\n")
@@ -162,6 +175,28 @@ func sandboxSection(w func(string, ...any), n int) error {
 		row("the same through bubblewrap (the fallback)", r.Bwrap, "")
 	}
 	w("\n")
+	return nil
+}
+
+// denySection measures the deny layer: finding denied paths, and the
+// kernel layer's cost per command.
+func denySection(w func(string, ...any), files, n int) error {
+	r, err := bench.DenyCost(files, n)
+	if err != nil {
+		return err
+	}
+	w("## The deny layer\n\n")
+	w("Rules Read(.env), Read(*.pem), Read(~/.ssh/**) and Edit(/build/**) over a generated tree of %d files with 20 .env files (%d denied paths found). Finding them walks the tree with ignored files included, once; later calls check the times of the directories listed and list again only those that changed. Median of %d runs.\n\n", r.Files, r.Denied, n)
+	w("| what | median |\n|---|---|\n")
+	w("| finding the denied paths | %.1f ms |\n| checking they are current, nothing changed | %.1f ms |\n| bringing them up to date after a file was added | %.1f ms |\n\n", r.Discover.Ms(), r.Unchanged.Ms(), r.Changed.Ms())
+	if r.Plain.Runs == 0 {
+		w("The kernel layer was not measured: no Landlock here.\n\n")
+		return nil
+	}
+	w("`bash -c true` started through the sandbox, with and without the kernel layer for those paths (which lists every directory on the way to each and grants the rest).\n\n")
+	w("| start | without the layer | with it | cost |\n|---|---|---|---|\n")
+	w("| not confined | %.1f ms | %.1f ms | %+.1f ms |\n", r.Plain.Ms(), r.PlainDeny.Ms(), ms(r.PlainDeny.Median-r.Plain.Median))
+	w("| confined | %.1f ms | %.1f ms | %+.1f ms |\n\n", r.Confined.Ms(), r.ConfDeny.Ms(), ms(r.ConfDeny.Median-r.Confined.Median))
 	return nil
 }
 

@@ -12,7 +12,9 @@ import (
 // evaluates an array subscript in such a name, so only plain names pass.
 func (w *walker) setsVar(prog string, a arg) string {
 	if !a.lit || !validName(a.text) {
-		return fmt.Sprintf("%q is given %s as a variable name, which is not a plain name", prog, a.text)
+		why := fmt.Sprintf("%q is given %s as a variable name, which is not a plain name", prog, a.text)
+		w.hide(why)
+		return why
 	}
 	w.varChange(a.text, prog+" "+a.text, &unknownValue, false)
 	w.setVar(a.text, false)
@@ -36,13 +38,14 @@ func printfCmd(w *walker, prog string, args []arg) string {
 // testCmd allows test and [. Their -v and -R operators evaluate an array
 // subscript in the operand, so an operand that could carry one must not
 // follow a word that could be -v or -R.
-func testCmd(_ *walker, prog string, args []arg) string {
+func testCmd(w *walker, prog string, args []arg) string {
 	for i := 0; i+1 < len(args); i++ {
 		a, b := args[i], args[i+1]
 		mayBeVarTest := !a.lit || a.text == "-v" || a.text == "-R"
 		maySubscript := !b.lit || strings.ContainsRune(b.text, '[')
 		if mayBeVarTest && maySubscript {
-			return fmt.Sprintf("%q may test the variable %s, whose subscript bash would evaluate", prog, b.text)
+			w.hidef("%q may test the variable %s, whose subscript bash would evaluate", prog, b.text)
+			return ""
 		}
 	}
 	return ""
@@ -54,7 +57,10 @@ var readSpec = optSpec{flags: "ersE", values: "adinNptu", stop: true}
 func readCmd(w *walker, prog string, args []arg) string {
 	p, reason := readSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		// A word read cannot place could be a variable name with a
+		// subscript, which bash evaluates.
+		w.hide(reason)
+		return ""
 	}
 	names := p.rest
 	names = append(names, p.vals("a")...)
@@ -75,7 +81,8 @@ var mapfileSpec = optSpec{flags: "t", values: "dnOsucC", stop: true}
 func mapfileCmd(w *walker, prog string, args []arg) string {
 	p, reason := mapfileSpec.parse(prog, args)
 	if reason != "" {
-		return reason
+		w.hide(reason)
+		return ""
 	}
 	if p.has("C") {
 		w.hidef("%q -C runs a command for the lines it reads", prog)
@@ -104,7 +111,9 @@ func unsetCmd(w *walker, prog string, args []arg) string {
 			continue
 		}
 		if !a.lit || !validName(a.text) {
-			return fmt.Sprintf("%q is given %s, which is not a plain variable name", prog, a.text)
+			// unset evaluates the subscript of an array element.
+			w.hidef("%q is given %s, which is not a plain variable name", prog, a.text)
+			return ""
 		}
 		delete(w.funcs, a.text)
 		if !funcs {

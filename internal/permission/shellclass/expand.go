@@ -32,7 +32,7 @@ func (w *walker) test(x syntax.TestExpr) {
 			if word, ok := x.X.(*syntax.Word); ok {
 				v := w.wordArg(word)
 				if !v.lit || !validName(v.text) {
-					w.denyf("tests %s %s, which is not a plain variable name", x.Op, v.text)
+					w.hidef("tests %s %s, which is not a plain variable name", x.Op, v.text)
 				}
 				return
 			}
@@ -146,7 +146,7 @@ func (w *walker) paramExp(pe *syntax.ParamExp) {
 				op = pe.Exp.Word.Lit()
 			}
 			if !harmlessParamOps[op] {
-				w.denyf("uses ${%s@%s}, which can run commands hidden in the value", name, op)
+				w.hidef("uses ${%s@%s}, which can run commands hidden in the value", name, op)
 			}
 		}
 	}
@@ -164,8 +164,9 @@ func isAllIndex(x syntax.ArithmExpr) bool {
 
 // arith checks an arithmetic context. Bash evaluates variables used there
 // recursively, and an array subscript inside a value runs command
-// substitutions, so text that could carry one is refused and every
-// variable used is noted for finish.
+// substitutions, so text that could carry one makes the line opaque (it
+// may run commands it does not show) and every variable used is noted for
+// finish.
 func (w *walker) arith(x syntax.ArithmExpr, context string) {
 	syntax.Walk(x, func(n syntax.Node) bool {
 		switch n := n.(type) {
@@ -180,11 +181,11 @@ func (w *walker) arith(x syntax.ArithmExpr, context string) {
 			w.paramExp(n)
 			return false
 		case *syntax.CmdSubst:
-			w.denyf("uses command output in %s, where bash would run command substitutions hidden in it", context)
+			w.hidef("uses command output in %s, where bash would run command substitutions hidden in it", context)
 			w.part(n, false)
 			return false
 		case *syntax.ProcSubst:
-			w.denyf("uses a process substitution in %s", context)
+			w.hidef("uses a process substitution in %s", context)
 			w.part(n, false)
 			return false
 		case *syntax.ArithmExp:
@@ -202,7 +203,7 @@ func (w *walker) arith(x syntax.ArithmExpr, context string) {
 				w.arithTarget(n.X)
 			}
 		case *syntax.ExtGlob, *syntax.BraceExp:
-			w.denyf("uses a pattern in %s", context)
+			w.hidef("uses a pattern in %s", context)
 		}
 		return true
 	})
@@ -234,7 +235,7 @@ func (w *walker) arithTarget(x syntax.ArithmExpr) {
 // arithText checks literal text inside an arithmetic context.
 func (w *walker) arithText(s, context string) {
 	if strings.ContainsAny(s, "$`") {
-		w.denyf("has %q in %s, where bash would run it as a command substitution", s, context)
+		w.hidef("has %q in %s, where bash would run it as a command substitution", s, context)
 	}
 	for _, name := range arithNames(s) {
 		w.evalRef(name, context)

@@ -138,6 +138,12 @@ func wgetCmd(_ *walker, prog string, args []arg) string {
 
 // noteFetches records the network requests of one command.
 func (w *walker) noteFetches(prog string, args []arg) {
+	n := len(w.fetches)
+	defer func() {
+		if why := elsewhere(prog, args); why != "" {
+			w.unknownAddresses(n, why)
+		}
+	}()
 	switch prog {
 	case "curl":
 		w.fetchWith(prog, args, curlSpec, func(p parsedArgs) []arg {
@@ -311,4 +317,85 @@ func (w *walker) socketFetch(prog string, args []arg) {
 		url += ":" + words[1]
 	}
 	w.fetches = append(w.fetches, Fetch{Program: prog, URL: url})
+}
+
+// curlElsewhere are curl's options that make it connect somewhere other
+// than the URL says: another host or port for a name (--connect-to,
+// --resolve), a proxy, a socket, a name server, a redirect (which can go
+// anywhere), options from a file.
+var curlElsewhere = escapeSpec{
+	runLong: []string{"connect-to", "resolve", "location", "location-trusted", "proxy", "preproxy", "socks4", "socks4a",
+		"socks5", "socks5-hostname", "proxy1.0", "unix-socket", "abstract-unix-socket", "interface", "dns-servers",
+		"dns-interface", "dns-ipv4-addr", "dns-ipv6-addr", "doh-url", "config", "alt-svc", "ipfs-gateway"},
+	runShort: "LxK",
+}
+
+// wgetElsewhere are wget's: commands and options from elsewhere, links
+// from a file or page, other hosts in a recursive fetch, another address.
+var wgetElsewhere = escapeSpec{
+	runLong: []string{"execute", "input-file", "base", "config", "span-hosts", "bind-address", "recursive", "mirror",
+		"page-requisites", "force-html", "use-askpass", "method", "body-file"},
+	runShort: "eiBHrmpF",
+	abbrev:   true,
+}
+
+// elsewhere says why the addresses a client is given may not be the ones
+// it connects to, or "". wget follows redirects unless told not to
+// (--max-redirect=0), curl only with -L.
+func elsewhere(prog string, args []arg) string {
+	var spec escapeSpec
+	switch prog {
+	case "curl":
+		spec = curlElsewhere
+	case "wget":
+		spec = wgetElsewhere
+		if !slices.ContainsFunc(args, func(a arg) bool { return a.is("--max-redirect=0") }) &&
+			!slices.ContainsFunc(args, func(a arg) bool { return a.is("--max-redirect") }) {
+			return fmt.Sprintf("%q follows redirects, which can lead anywhere (--max-redirect=0 stops that)", prog)
+		}
+	default:
+		return ""
+	}
+	for _, a := range args {
+		if a.is("--") {
+			break
+		}
+		if !a.lit {
+			if !a.dashSafe {
+				return fmt.Sprintf("%q is given %s, which could be an option that changes where it connects", prog, a.text)
+			}
+			continue
+		}
+		if name, _, _, ok := longOption(a.text, spec); ok {
+			if matchLong(name, spec.runLong, spec.abbrev) {
+				return fmt.Sprintf("%q %s changes where it connects", prog, a.text)
+			}
+			continue
+		}
+		if c := shortCluster(a); c != "" && strings.ContainsAny(c, spec.runShort) {
+			return fmt.Sprintf("%q %s changes where it connects", prog, a.text)
+		}
+	}
+	return ""
+}
+
+// unknownAddresses marks the fetches from index n on as going to an
+// address only known at run time, keeping the address as written.
+func (w *walker) unknownAddresses(n int, why string) {
+	for i := n; i < len(w.fetches); i++ {
+		if w.fetches[i].URL != "" {
+			w.fetches[i].Written = w.fetches[i].URL
+		}
+		w.fetches[i].URL = ""
+		w.fetches[i].Why = why
+	}
+}
+
+// proxyVariable reports whether an environment variable can send a
+// client's requests somewhere else, or load options that can.
+func proxyVariable(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, "_proxy") || n == "curl_home" || n == "wgetrc" || n == "curl_ca_bundle" ||
+		n == "xdg_config_home" || n == "home" || n == "socks_server" || n == "resolv_host_conf" || n == "hostaliases" ||
+		n == "localdomain" || n == "res_options" || n == "ld_preload"
 }

@@ -27,7 +27,64 @@ func (w *walker) check(args []arg, direct bool) string {
 	w.noteFetches(base, args[1:])
 	w.deny(w.checkProgram(args, direct))
 	w.runnerOptions(base, args[1:])
+	w.optionEscapes(base, args[1:])
+	w.fileUses(base, args[1:])
+	if !w.knownProgram(name.text, direct) {
+		w.cmds[w.cur].Unknown = true
+		w.guessRuns(args[1:])
+	}
 	return ""
+}
+
+// knownProgram reports whether the classifier knows what the program a
+// command names does: it is a reader, a known writer, a wrapper, an
+// interpreter, a runner or a function of the line, named plainly or by a
+// path into a system binary directory.
+func (w *walker) knownProgram(name string, direct bool) bool {
+	prog, reason := programName(name)
+	if reason != "" {
+		return false
+	}
+	if _, ok := GitSubcommand(prog); ok {
+		return true
+	}
+	_, hidden := hiddenRunners[prog]
+	_, writer := writers[prog]
+	_, session := sessionRunners[prog]
+	_, options := commandOptions[prog]
+	return handlerFor(prog) != nil || hidden || writer || session || options || interpreters[prog] || direct && w.funcs[prog]
+}
+
+// guessRuns looks, in the words of a program the classifier does not
+// know, for the name of a shell, a wrapper or another program that runs
+// commands (setpriv sh -c 'rm x', valgrind env rm x): the program may run
+// it with the words after it, so that command is checked and listed as a
+// guess (Command.Maybe).
+func (w *walker) guessRuns(args []arg) {
+	for k, a := range args {
+		if !a.lit {
+			continue
+		}
+		prog, reason := programName(a.text)
+		if reason != "" || !RunsCommands(prog) {
+			continue
+		}
+		outer := w.maybe
+		w.maybe = true
+		w.run(args[k:], nil)
+		w.maybe = outer
+		return
+	}
+}
+
+// GitSubcommand reports whether prog is one of git's own programs
+// (git-push, git-upload-pack), and which subcommand it is.
+func GitSubcommand(prog string) (string, bool) {
+	sub, ok := strings.CutPrefix(prog, "git-")
+	if !ok || !gitCommands[sub] {
+		return "", false
+	}
+	return sub, true
 }
 
 // checkProgram judges a command whose name is a literal word.

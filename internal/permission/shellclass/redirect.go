@@ -23,7 +23,10 @@ func (w *walker) redirect(r *syntax.Redirect) {
 	target := w.wordArg(r.Word)
 	w.socketRedirect(target)
 	switch r.Op {
-	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+	case syntax.RdrIn:
+		w.use(target, false)
+		return
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return
 	case syntax.DplIn, syntax.DplOut:
 		if target.lit && isDescriptor(target.text) {
@@ -38,6 +41,7 @@ func (w *walker) redirect(r *syntax.Redirect) {
 	case target.lit && safeOutputs[target.text]:
 	case target.lit:
 		w.writes = append(w.writes, target.text)
+		w.use(target, true)
 		w.denyf("redirects output to %q", target.text)
 	default:
 		w.writes = append(w.writes, target.text)

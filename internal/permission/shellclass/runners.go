@@ -13,6 +13,7 @@ var sessionRunners = map[string]string{
 	"at": "runs commands later", "batch": "runs commands later", "hyperfine": "runs the commands it benchmarks",
 	"entr": "runs a command when files change", "ed": "runs commands from its input",
 	"ex": "runs editor commands", "expect": "runs a script",
+	"newgrp": "starts a shell that runs commands from its input",
 }
 
 // commandOptions are, per program, the options that give it a command or
@@ -37,6 +38,7 @@ var commandOptions = map[string][]string{
 	"tar":   {"--to-command", "-I", "--use-compress-program", "--rsh-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script"},
 	"git":   {"--exec-path="},
 	"find":  {"-exec", "-execdir", "-ok", "-okdir"},
+	"make":  {"--eval", "-E"},
 }
 
 var vimOptions = []string{"-c", "--cmd", "-S", "-s", "-e", "-E", "-es", "-Es", "-u", "+"}

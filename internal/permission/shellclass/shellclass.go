@@ -22,9 +22,12 @@ type Result struct {
 	// A wrapper is listed itself and so is the command it runs. Permission
 	// rules use it: an allow rule must match every entry, a deny rule any.
 	Commands []Command
-	// Writes are the files the line's redirections may write, as written
-	// ("main.go", "$f"). Redirections to /dev/null, /dev/stdout,
-	// /dev/stderr and to file descriptors are not listed.
+	// Writes are the files the line's redirections, and the options or
+	// operands through which its commands write files (git diff --output,
+	// sort -o, xxd IN OUT), may write, as written ("main.go", "$f"). Each
+	// needs its own yes: no allow rule for the command covers it.
+	// Redirections to /dev/null, /dev/stdout, /dev/stderr and to file
+	// descriptors are not listed.
 	Writes []string
 	// Env lists what the line does to the environment of the programs it
 	// runs, beyond what is known to be harmless: assignments such as
@@ -41,6 +44,9 @@ type Result struct {
 	// parser could read differently. It says why. Rules that forbid
 	// commands cannot trust Commands for such a line.
 	Opaque string
+	// Files are the files the line's commands name to read or write, as
+	// far as its words show (see FileUse).
+	Files []FileUse
 	// Fetches are the network requests the line's commands make, one per
 	// address a network client (curl, wget, git ls-remote, nc, ...) is
 	// given. A fetch whose address is only known at run time has an empty
@@ -68,6 +74,16 @@ type Command struct {
 	// order, then any words the command is given at run time (the input of
 	// xargs, the path of find -exec ... +).
 	Words []Word
+	// Unknown reports that the program is not one the classifier knows
+	// (neither a reader, a known writer, a wrapper nor an interpreter),
+	// or is named by a path outside the system's binary directories. Such
+	// a program may run any of its words as a command (valgrind rm x,
+	// setarch x86_64 rm x, a loader run on /bin/rm).
+	Unknown bool
+	// Maybe reports that the command is only a guess: an Unknown program
+	// was given the name of a shell or wrapper, and might run it with the
+	// words after it. Rules that forbid it can only say it may match.
+	Maybe bool
 }
 
 // Word is what is known about one word of a command before it runs.
@@ -88,8 +104,13 @@ type Fetch struct {
 	// Program is the network client, such as "curl".
 	Program string
 	// URL is the address with a scheme ("https://example.com/x",
-	// "tcp://host:25"), or "" when it is only known at run time.
+	// "tcp://host:25"), or "" when it is only known at run time: a word
+	// known only then, or options or variables that send the request
+	// somewhere else (a redirect, --connect-to, a proxy).
 	URL string
+	// Written is, when options or variables make URL unknown, the
+	// address as the command names it; Why says what makes it unknown.
+	Written, Why string
 }
 
 // String returns the command's words joined by spaces, the form permission
@@ -120,7 +141,7 @@ func Classify(command string) (res Result) {
 		return Result{Reason: w.reason, Opaque: w.reason}
 	}
 	w.finish()
-	res = Result{Commands: w.cmds, Reason: w.reason, Writes: w.writes, Env: w.env, Opaque: w.opaque, Fetches: w.fetches}
+	res = Result{Commands: w.cmds, Reason: w.reason, Writes: w.writes, Env: w.env, Opaque: w.opaque, Fetches: w.fetches, Files: w.files}
 	res.ReadOnly = res.Reason == ""
 	return res
 }

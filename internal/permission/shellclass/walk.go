@@ -3,6 +3,7 @@ package shellclass
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -20,6 +21,10 @@ type walker struct {
 	cmds    []Command // simple commands in the order they were found
 	bad     []bool    // per command: it is not read-only on its own
 	cur     int       // the command being checked, or -1
+	maybe   bool      // commands found now are guesses (Command.Maybe)
+	files   []FileUse // files commands name to read or write
+	cwd     cwd       // the directory of the cds so far
+	nest    int       // how deep in subshells, pipelines and compound commands the walk is
 	writes  []string  // files redirections may write
 	env     []string  // environment changes that are not known to be harmless
 	fetches []Fetch   // network requests
@@ -151,14 +156,23 @@ func (w *walker) checkVisited(f *syntax.File) {
 }
 
 // finish applies the checks that need the whole line: variables that bash
-// evaluates must only ever have been given numbers. It also gives each
-// command its own verdict.
+// evaluates must only ever have been given numbers. Any other value may
+// hide commands that bash runs while it evaluates it, so the line is
+// opaque: no rule can vouch for it. It also gives each command its own
+// verdict.
 func (w *walker) finish() {
 	defer func() {
 		for i := range w.cmds {
 			w.cmds[i].ReadOnly = !w.bad[i]
 		}
 	}()
+	for _, e := range w.env {
+		name, _, _ := strings.Cut(e, "=")
+		if f := strings.Fields(name); len(f) > 0 && proxyVariable(f[len(f)-1]) {
+			w.unknownAddresses(0, fmt.Sprintf("the line changes %s, which can send requests elsewhere", f[len(f)-1]))
+			break
+		}
+	}
 	names := make([]string, 0, len(w.evals))
 	for name := range w.evals {
 		names = append(names, name)
@@ -168,7 +182,7 @@ func (w *walker) finish() {
 		if !w.tainted[name] && (numericSpecial[name] || w.numeric[name]) {
 			continue
 		}
-		w.denyf("uses the variable %q in %s, where bash would run command substitutions hidden in its value; only variables this command sets to numbers are allowed there", name, w.evals[name])
+		w.hidef("uses the variable %q in %s, where bash would run command substitutions hidden in its value; only variables this command sets to numbers are allowed there", name, w.evals[name])
 	}
 }
 
@@ -201,7 +215,11 @@ func (w *walker) text(n syntax.Node) string {
 	return w.src[start:end]
 }
 
+// stmts walks statements inside another construct (a subshell, a loop, a
+// substitution, ...), where a cd does not reliably move later commands.
 func (w *walker) stmts(list []*syntax.Stmt) {
+	w.nest++
+	defer func() { w.nest-- }()
 	for _, s := range list {
 		w.stmt(s)
 	}
@@ -254,6 +272,10 @@ func (w *walker) command(cmd syntax.Command) {
 	case *syntax.Subshell:
 		w.stmts(c.Stmts)
 	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			w.nest++
+			defer func() { w.nest-- }()
+		}
 		w.stmt(c.X)
 		w.stmt(c.Y)
 	case *syntax.FuncDecl:
@@ -351,7 +373,7 @@ func (w *walker) runAs(args []arg, extra []arg, direct bool) {
 // recordArgs records a command and returns its index: shown are its words
 // as written, words are those and the ones it gets at run time.
 func (w *walker) recordArgs(shown, words []arg) int {
-	c := Command{Args: make([]string, len(shown)), Literal: len(words) == len(shown), Words: make([]Word, len(words))}
+	c := Command{Args: make([]string, len(shown)), Literal: len(words) == len(shown), Words: make([]Word, len(words)), Maybe: w.maybe}
 	for i, a := range shown {
 		c.Args[i] = a.text
 		c.Literal = c.Literal && a.lit

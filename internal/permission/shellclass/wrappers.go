@@ -315,6 +315,9 @@ func wrapperCmd(w *walker, prog string, args []arg) string {
 			return why
 		}
 	}
+	if prog == "sg" && len(args) > 0 && args[0].is("-") {
+		args = args[1:] // a login shell's environment
+	}
 	spec := wr.spec
 	spec.stop = true
 	p, reason := spec.parse(prog, args)
@@ -335,13 +338,20 @@ func wrapperCmd(w *walker, prog string, args []arg) string {
 		rest, skip = rest[1:], skip-1
 	}
 	if len(rest) == 0 {
-		if prog == "sudo" && p.has("s", "i", "shell", "login") || prog == "doas" && p.has("s") {
+		if prog == "sudo" && p.has("s", "i", "shell", "login") || prog == "doas" && p.has("s") || prog == "sg" {
 			w.hidef("%s; it starts a shell", why)
 		}
 		return why
 	}
 	if wr.code == "-" {
-		// sg group "command": the command is code for a shell.
+		// sg group [-c] "command": the command is code for a shell.
+		if rest[0].is("-c") {
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			w.hidef("%s; without a command it starts a shell", why)
+			return why
+		}
 		w.shellCode(rest[0], []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}, prog)
 		return why
 	}

@@ -58,6 +58,9 @@ type BashOptions struct {
 	// Shells holds the commands run in the background; without it,
 	// run_in_background is refused.
 	Shells *Shells
+	// Denied returns the paths the deny rules cover, which the kernel
+	// keeps every command from (sandbox.Deny); nil for none.
+	Denied func() permission.DeniedPaths
 }
 
 type bashInput struct {
@@ -88,7 +91,7 @@ func NewBash(opts BashOptions) tool.Tool {
 	if opts.Processes == nil {
 		opts.Processes = proctree.Default()
 	}
-	return bashTool{Meta: tool.NewMeta[bashInput]("Bash", bashDoc, false), opts: opts}
+	return bashTool{Meta: tool.NewMeta[bashInput]("Bash", permission.KindExec, bashDoc, false), opts: opts}
 }
 
 func (t bashTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
@@ -117,7 +120,7 @@ type bashCall struct {
 }
 
 func (c *bashCall) Access() permission.Access {
-	return permission.Access{Tool: "Bash", Kind: permission.KindExec, Command: c.command, Background: c.background}
+	return permission.Access{Command: c.command, Background: c.background, Dir: c.dir}
 }
 
 func (c *bashCall) Run(ctx context.Context) tool.Result {

@@ -32,7 +32,7 @@ type bashOutputTool struct {
 // NewBashOutput returns the BashOutput tool, which reads what a
 // background shell printed since the last read.
 func NewBashOutput(shells *Shells) tool.Tool {
-	return bashOutputTool{Meta: tool.NewMeta[bashOutputInput]("BashOutput", bashOutputDoc, true), shells: shells}
+	return bashOutputTool{Meta: tool.NewMeta[bashOutputInput]("BashOutput", permission.KindNone, bashOutputDoc, true), shells: shells}
 }
 
 func (t bashOutputTool) Prepare(_ *tool.Env, input json.RawMessage) (tool.Call, error) {
@@ -59,7 +59,7 @@ type bashOutputCall struct {
 }
 
 func (c bashOutputCall) Access() permission.Access {
-	return permission.Access{Tool: "BashOutput", Kind: permission.KindRead}
+	return permission.Access{}
 }
 
 func (c bashOutputCall) Run(context.Context) tool.Result {
@@ -105,7 +105,7 @@ type killShellTool struct {
 // NewKillShell returns the KillShell tool, which stops a background shell
 // and everything it started.
 func NewKillShell(shells *Shells) tool.Tool {
-	return killShellTool{Meta: tool.NewMeta[killShellInput]("KillShell", killShellDoc, false), shells: shells}
+	return killShellTool{Meta: tool.NewMeta[killShellInput]("KillShell", permission.KindNone, killShellDoc, false), shells: shells}
 }
 
 func (t killShellTool) Prepare(_ *tool.Env, input json.RawMessage) (tool.Call, error) {
@@ -127,7 +127,7 @@ type killShellCall struct {
 // Access: stopping a process ponder itself started changes no file, so it
 // needs no approval in any mode.
 func (c killShellCall) Access() permission.Access {
-	return permission.Access{Tool: "KillShell", Kind: permission.KindNone}
+	return permission.Access{}
 }
 
 func (c killShellCall) Run(context.Context) tool.Result {

@@ -50,7 +50,7 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	}
 	cmd := exec.Command(c.opts.Shell, "-c", c.command)
 	cmd.Dir = c.dir
-	cmd.Env = append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...)
+	cmd.Env = shellenv.WithGitGuard(append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...))
 	cmd.Stdout, cmd.Stderr = wr, wr
 	cmd.SysProcAttr = shellAttr()
 	scope := c.opts.Processes.Begin()
@@ -58,7 +58,8 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	if confine.Sandbox {
 		in = &sandbox.Confinement{Ports: confine.Ports, Lookup: confine.Lookup}
 	}
-	proc, err := c.opts.Sandbox.Start(cmd, in)
+	deny := c.deny(confine.Sandbox)
+	proc, err := c.opts.Sandbox.StartWith(cmd, sandbox.StartOptions{Confine: in, Deny: deny})
 	wr.Close()
 	if err != nil {
 		rd.Close()
@@ -72,6 +73,24 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 		close(r.copied)
 	}()
 	return r, nil
+}
+
+// deny is what the kernel keeps the command from. A confined command
+// writes only its scratch directory, so it gets every denied path. An
+// unconfined one gets the denied paths for reading outside the project:
+// a Landlock layer cannot let a command read back a file it creates in a
+// directory on the way to a denied path (such as the project root for a
+// denied .env), which would break builds; inside the project, the rules
+// stop what a line names (cat .env, < .env, sed -i on a denied file).
+func (c *bashCall) deny(confined bool) sandbox.Deny {
+	if c.opts.Denied == nil {
+		return sandbox.Deny{}
+	}
+	d := c.opts.Denied()
+	if confined {
+		return sandbox.Deny{Read: d.Read, Write: d.Write}
+	}
+	return sandbox.Deny{Read: d.ReadOutside}
 }
 
 // stop asks the command's process group to end, and after a grace period

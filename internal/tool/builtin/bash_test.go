@@ -186,7 +186,7 @@ func TestBashPrepare(t *testing.T) {
 	wantContains(t, prepareErr(t, bash, env, map[string]any{"command": "x", "timeout": "soon"}), "timeout")
 
 	a := prepare(t, bash, env, map[string]any{"command": "go test ./...", "description": "Run tests"}).Access()
-	if a.Kind != permission.KindExec || a.Tool != "Bash" || a.Command != "go test ./..." {
+	if NewBash(BashOptions{}).Kind() != permission.KindExec || a.Command != "go test ./..." {
 		t.Errorf("Access = %+v", a)
 	}
 	res := run(t, NewBash(BashOptions{Shell: "/nonexistent/shell"}), env, map[string]any{"command": "true"})

@@ -18,8 +18,8 @@ import (
 )
 
 // fileAccess declares a read or write of one absolute path.
-func fileAccess(toolName string, kind permission.Kind, path string) permission.Access {
-	return permission.Access{Tool: toolName, Kind: kind, Paths: []string{path}}
+func fileAccess(path string) permission.Access {
+	return permission.Access{Paths: []string{path}}
 }
 
 // countLines counts lines the way an editor shows them: a final line

@@ -27,7 +27,9 @@ type editInput struct {
 type editTool struct{ tool.Meta }
 
 // NewEdit returns the Edit tool, which replaces exact text in a file.
-func NewEdit() tool.Tool { return editTool{tool.NewMeta[editInput]("Edit", editDoc, false)} }
+func NewEdit() tool.Tool {
+	return editTool{tool.NewMeta[editInput]("Edit", permission.KindWrite, editDoc, false)}
+}
 
 func (editTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[editInput](input)
@@ -55,7 +57,7 @@ type editCall struct {
 }
 
 func (c *editCall) Access() permission.Access {
-	return fileAccess("Edit", permission.KindWrite, c.path)
+	return fileAccess(c.path)
 }
 
 // editPlan is the outcome of applying an edit in memory.

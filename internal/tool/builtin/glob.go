@@ -34,7 +34,9 @@ type globInput struct {
 type globTool struct{ tool.Meta }
 
 // NewGlob returns the Glob tool, which finds files by name pattern.
-func NewGlob() tool.Tool { return globTool{tool.NewMeta[globInput]("Glob", globDoc, true)} }
+func NewGlob() tool.Tool {
+	return globTool{tool.NewMeta[globInput]("Glob", permission.KindRead, globDoc, true)}
+}
 
 func (globTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[globInput](input)
@@ -97,7 +99,7 @@ type globCall struct {
 }
 
 func (c *globCall) Access() permission.Access {
-	return fileAccess("Glob", permission.KindRead, c.base)
+	return fileAccess(c.base)
 }
 
 type foundFile struct {

@@ -99,7 +99,7 @@ func TestGlobErrorsAndAccess(t *testing.T) {
 	wantContains(t, runErr(t, NewGlob(), env, map[string]any{"pattern": "*.go", "path": "file.txt"}), "is a file")
 
 	a := prepare(t, NewGlob(), env, map[string]any{"pattern": "**/*.go", "path": "src"}).Access()
-	if a.Kind != permission.KindRead || a.Tool != "Glob" || a.Paths[0] != filepath.Join(env.Dir, "src") {
+	if NewGlob().Kind() != permission.KindRead || a.Paths[0] != filepath.Join(env.Dir, "src") {
 		t.Errorf("Access = %+v", a)
 	}
 	a = prepare(t, NewGlob(), env, map[string]any{"pattern": "/etc/*.conf"}).Access()

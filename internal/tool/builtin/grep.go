@@ -48,7 +48,9 @@ type grepTool struct{ tool.Meta }
 
 // NewGrep returns the Grep tool, a parallel regular-expression search over
 // files that respects .gitignore.
-func NewGrep() tool.Tool { return grepTool{tool.NewMeta[grepInput]("Grep", grepDoc, true)} }
+func NewGrep() tool.Tool {
+	return grepTool{tool.NewMeta[grepInput]("Grep", permission.KindRead, grepDoc, true)}
+}
 
 func (grepTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[grepInput](input)
@@ -167,7 +169,7 @@ type grepCall struct {
 }
 
 func (c *grepCall) Access() permission.Access {
-	return fileAccess("Grep", permission.KindRead, c.root)
+	return fileAccess(c.root)
 }
 
 // grepStats counts files left out of a search.

@@ -186,7 +186,7 @@ func TestGrepNoMatchAndErrors(t *testing.T) {
 		wantContains(t, prepareErr(t, NewGrep(), env, tc.input), tc.want)
 	}
 	a := prepare(t, NewGrep(), env, map[string]any{"pattern": "x", "path": "docs"}).Access()
-	if a.Kind != permission.KindRead || a.Tool != "Grep" || a.Paths[0] != filepath.Join(env.Dir, "docs") {
+	if NewGrep().Kind() != permission.KindRead || a.Paths[0] != filepath.Join(env.Dir, "docs") {
 		t.Errorf("Access = %+v", a)
 	}
 	a = prepare(t, NewGrep(), env, map[string]any{"pattern": "x"}).Access()

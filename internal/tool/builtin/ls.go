@@ -32,7 +32,7 @@ type lsInput struct {
 type lsTool struct{ tool.Meta }
 
 // NewLS returns the LS tool, which shows a directory tree.
-func NewLS() tool.Tool { return lsTool{tool.NewMeta[lsInput]("LS", lsDoc, true)} }
+func NewLS() tool.Tool { return lsTool{tool.NewMeta[lsInput]("LS", permission.KindRead, lsDoc, true)} }
 
 func (lsTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[lsInput](input)
@@ -56,7 +56,7 @@ type lsCall struct {
 }
 
 func (c *lsCall) Access() permission.Access {
-	return fileAccess("LS", permission.KindRead, c.dir)
+	return fileAccess(c.dir)
 }
 
 func (c *lsCall) skip(e gitignore.Entry) bool {

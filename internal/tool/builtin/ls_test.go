@@ -83,7 +83,7 @@ func TestLSErrorsAndAccess(t *testing.T) {
 	wantContains(t, runErr(t, NewLS(), env, map[string]any{"path": "nope"}), "does not exist")
 	wantContains(t, runErr(t, NewLS(), env, map[string]any{"path": "f.txt"}), "Read")
 	a := prepare(t, NewLS(), env, map[string]any{"path": "sub"}).Access()
-	if a.Kind != permission.KindRead || a.Tool != "LS" || a.Paths[0] != filepath.Join(env.Dir, "sub") {
+	if NewLS().Kind() != permission.KindRead || a.Paths[0] != filepath.Join(env.Dir, "sub") {
 		t.Errorf("Access = %+v", a)
 	}
 }

@@ -39,7 +39,9 @@ type readInput struct {
 type readTool struct{ tool.Meta }
 
 // NewRead returns the Read tool, which shows a text file with line numbers.
-func NewRead() tool.Tool { return readTool{tool.NewMeta[readInput]("Read", readDoc, true)} }
+func NewRead() tool.Tool {
+	return readTool{tool.NewMeta[readInput]("Read", permission.KindRead, readDoc, true)}
+}
 
 func (readTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[readInput](input)
@@ -73,7 +75,7 @@ type readCall struct {
 }
 
 func (c *readCall) Access() permission.Access {
-	return fileAccess("Read", permission.KindRead, c.path)
+	return fileAccess(c.path)
 }
 
 func (c *readCall) Run(ctx context.Context) tool.Result {

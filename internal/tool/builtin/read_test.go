@@ -112,7 +112,7 @@ func TestReadAccess(t *testing.T) {
 	env := newEnv(t)
 	c := prepare(t, NewRead(), env, map[string]any{"file_path": "sub/../x.go"})
 	a := c.Access()
-	if a.Kind != permission.KindRead || a.Tool != "Read" || len(a.Paths) != 1 || a.Paths[0] != filepath.Join(env.Dir, "x.go") {
+	if NewRead().Kind() != permission.KindRead || len(a.Paths) != 1 || a.Paths[0] != filepath.Join(env.Dir, "x.go") {
 		t.Errorf("Access = %+v", a)
 	}
 	if _, err := os.Stat(filepath.Join(env.Dir, "x.go")); err == nil {

@@ -47,7 +47,7 @@ func NewWebFetch(client *http.Client) tool.Tool {
 	if client == nil {
 		client = &http.Client{Timeout: webFetchTimeout}
 	}
-	return webFetchTool{Meta: tool.NewMeta[webFetchInput]("WebFetch", webFetchDoc, true), client: client}
+	return webFetchTool{Meta: tool.NewMeta[webFetchInput]("WebFetch", permission.KindNetwork, webFetchDoc, true), client: client}
 }
 
 func (t webFetchTool) Prepare(_ *tool.Env, input json.RawMessage) (tool.Call, error) {
@@ -74,17 +74,19 @@ func (t webFetchTool) Prepare(_ *tool.Env, input json.RawMessage) (tool.Call, er
 		return nil, fmt.Errorf("url %q has no host", raw)
 	}
 	u.Fragment = ""
-	return &webFetchCall{client: t.client, url: u, prompt: strings.TrimSpace(in.Prompt)}, nil
+	return &webFetchCall{meta: t.Meta, client: t.client, url: u, prompt: strings.TrimSpace(in.Prompt)}, nil
 }
 
 type webFetchCall struct {
+	// meta is the tool's: each redirect hop is a fetch by this tool.
+	meta   tool.Meta
 	client *http.Client
 	url    *url.URL
 	prompt string
 }
 
 func (c *webFetchCall) Access() permission.Access {
-	return permission.Access{Tool: "WebFetch", Kind: permission.KindNetwork, Target: c.url.String()}
+	return permission.Access{Target: c.url.String()}
 }
 
 // offHostRedirect stops a fetch at a redirect to another host.
@@ -120,7 +122,7 @@ func (c *webFetchCall) Run(ctx context.Context) tool.Result {
 			return &offHostRedirect{to: r.URL}
 		}
 		if gate != nil {
-			d := gate.Decide(permission.Access{Tool: "WebFetch", Kind: permission.KindNetwork, Target: r.URL.String()})
+			d := gate.Decide(permission.Access{Tool: c.meta.Name(), Kind: c.meta.Kind(), Target: r.URL.String()})
 			if d.Behavior != permission.Allow {
 				return &refusedRedirect{to: r.URL, d: d}
 			}

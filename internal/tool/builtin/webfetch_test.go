@@ -207,7 +207,7 @@ func TestWebFetchPrepare(t *testing.T) {
 		wantContains(t, prepareErr(t, wf, env, tc.input), tc.want)
 	}
 	a := prepare(t, wf, env, map[string]any{"url": "HTTPS://example.test/a?b=1#frag", "prompt": "p"}).Access()
-	if a.Kind != permission.KindNetwork || a.Tool != "WebFetch" || a.Target != "https://example.test/a?b=1" {
+	if NewWebFetch(nil).Kind() != permission.KindNetwork || a.Target != "https://example.test/a?b=1" {
 		t.Errorf("Access = %+v", a)
 	}
 }

@@ -26,7 +26,9 @@ type writeTool struct{ tool.Meta }
 
 // NewWrite returns the Write tool, which creates a file or replaces all of
 // its contents.
-func NewWrite() tool.Tool { return writeTool{tool.NewMeta[writeInput]("Write", writeDoc, false)} }
+func NewWrite() tool.Tool {
+	return writeTool{tool.NewMeta[writeInput]("Write", permission.KindWrite, writeDoc, false)}
+}
 
 func (writeTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	in, err := tool.Decode[writeInput](input)
@@ -52,7 +54,7 @@ type writeCall struct {
 }
 
 func (c *writeCall) Access() permission.Access {
-	return fileAccess("Write", permission.KindWrite, c.path)
+	return fileAccess(c.path)
 }
 
 // check refuses directories and files the session has not read, or that

@@ -104,7 +104,7 @@ func TestWriteErrors(t *testing.T) {
 func TestWriteAccess(t *testing.T) {
 	env := newEnv(t)
 	a := prepare(t, NewWrite(), env, map[string]any{"file_path": "a/b.txt", "content": "x"}).Access()
-	if a.Kind != permission.KindWrite || a.Tool != "Write" || len(a.Paths) != 1 || a.Paths[0] != filepath.Join(env.Dir, "a", "b.txt") {
+	if NewWrite().Kind() != permission.KindWrite || len(a.Paths) != 1 || a.Paths[0] != filepath.Join(env.Dir, "a", "b.txt") {
 		t.Errorf("Access = %+v", a)
 	}
 	if _, err := os.Stat(filepath.Join(env.Dir, "a")); err == nil {

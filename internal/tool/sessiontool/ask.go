@@ -24,7 +24,7 @@ type AskUserQuestion struct {
 // NewAskUserQuestion returns the tool; it runs alone, one set of
 // questions at a time.
 func NewAskUserQuestion(ask permission.Asker) AskUserQuestion {
-	return AskUserQuestion{Meta: tool.NewMeta[askInput]("AskUserQuestion", askDescription, false), Ask: ask}
+	return AskUserQuestion{Meta: tool.NewMeta[askInput]("AskUserQuestion", permission.KindNone, askDescription, false), Ask: ask}
 }
 
 type askInput struct {
@@ -91,5 +91,5 @@ func (t AskUserQuestion) run(ctx context.Context, env *tool.Env, qs []permission
 		fmt.Fprintf(&b, "\n- %q: %s", q.Question, a)
 	}
 	b.WriteString("\nTake these answers into account as you continue.")
-	return tool.Result{Content: b.String(), Summary: fmt.Sprintf("%d answered", len(qs)), Data: ans.Answers}
+	return tool.Result{Content: b.String(), Summary: fmt.Sprintf("%d answered", len(qs)), Answers: ans.Answers}
 }

@@ -14,7 +14,7 @@ import (
 
 // noInput describes a tool that takes an empty object.
 func noInput(name, doc string, parallel bool) tool.Meta {
-	return tool.Meta{ToolName: name, Doc: doc, Parallel: parallel,
+	return tool.Meta{ToolName: name, ToolKind: permission.KindNone, Doc: doc, Parallel: parallel,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}
 }
 
@@ -23,5 +23,5 @@ type call struct {
 	run func(ctx context.Context) tool.Result
 }
 
-func (call) Access() permission.Access             { return permission.Access{Kind: permission.KindNone} }
+func (call) Access() permission.Access             { return permission.Access{} }
 func (c call) Run(ctx context.Context) tool.Result { return c.run(ctx) }

@@ -35,9 +35,6 @@ func (t EnterPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call,
 }
 
 func (t EnterPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
-	if env.AgentID != "" {
-		return tool.Errorf("%s", planmode.EnterInSubagentResult)
-	}
 	if t.Plan.Mode() == permission.ModePlan {
 		return tool.Result{Content: t.Plan.AlreadyInPlanMode()}
 	}

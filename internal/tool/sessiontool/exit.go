@@ -54,7 +54,7 @@ func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
 	switch {
 	case errors.Is(err, planmode.ErrApprovalPending):
 		return tool.Result{Content: planmode.PendingResult, Stop: tool.StopPending, Summary: "awaiting approval",
-			Data: planmode.PendingExit{Plan: plan, PlanFile: path}}
+			Pending: &tool.PendingPlan{Plan: plan, PlanFile: path}}
 	case err != nil:
 		_ = t.Plan.Reject("", nil, true)
 		return tool.Result{Content: planmode.InterruptedResult, IsError: true, Summary: "not approved"}
@@ -82,7 +82,7 @@ func Answer(plan *planmode.Session, ans permission.Answer) tool.Result {
 		return tool.Errorf("The plan was not approved: %v. Plan mode is still on.", err)
 	}
 	if a.ClearContext {
-		return tool.Result{Content: planmode.ClearedResult, Stop: tool.StopClearContext, Summary: "approved", Data: a}
+		return tool.Result{Content: planmode.ClearedResult, Stop: tool.StopClearContext, Summary: "approved"}
 	}
-	return tool.Result{Content: planmode.ApprovedResult(a), Summary: "approved (" + string(a.Mode) + ")", Data: a}
+	return tool.Result{Content: planmode.ApprovedResult(a), Summary: "approved (" + string(a.Mode) + ")"}
 }

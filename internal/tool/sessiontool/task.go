@@ -52,7 +52,7 @@ type Task struct {
 // NewTask returns the tool. Calls run side by side: several agents work at
 // the same time.
 func NewTask(l Launcher) Task {
-	return Task{Meta: tool.NewMeta[taskInput]("Task", taskDescription, true), Launcher: l}
+	return Task{Meta: tool.NewMeta[taskInput]("Task", permission.KindAgent, taskDescription, true), Launcher: l}
 }
 
 type taskInput struct {
@@ -98,9 +98,6 @@ func (t Task) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
 	if !found {
 		return nil, fmt.Errorf("unknown subagent_type %q; the types are %s", in.Type, strings.Join(names, ", "))
 	}
-	if env.AgentID != "" {
-		return nil, errors.New("subagents cannot launch agents of their own")
-	}
 	return taskCall{t: t, in: in, readOnly: def.ReadOnly}, nil
 }
 
@@ -111,7 +108,7 @@ type taskCall struct {
 }
 
 func (c taskCall) Access() permission.Access {
-	return permission.Access{Kind: permission.KindAgent, Target: c.in.Type, AgentReadOnly: c.readOnly}
+	return permission.Access{Target: c.in.Type, AgentReadOnly: c.readOnly}
 }
 
 func (c taskCall) Run(ctx context.Context) tool.Result {

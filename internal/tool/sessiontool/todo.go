@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/todo"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -33,7 +34,7 @@ type todoInput struct {
 // NewTodoWrite returns the tool; it runs alone, as lists replace each
 // other.
 func NewTodoWrite(path func(agentID string) string, saved func(agentID string, items []todo.Item)) TodoWrite {
-	return TodoWrite{Meta: tool.NewMeta[todoInput]("TodoWrite", todoDescription, false), Path: path, Saved: saved}
+	return TodoWrite{Meta: tool.NewMeta[todoInput]("TodoWrite", permission.KindNone, todoDescription, false), Path: path, Saved: saved}
 }
 
 // Prepare validates the list.
@@ -65,7 +66,7 @@ func (t TodoWrite) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, err
 		return tool.Result{
 			Content: "The todo list is updated. Keep it current: mark a step in_progress when you start it and completed as soon as it is done.",
 			Summary: fmt.Sprintf("%d/%d done", done, len(items)),
-			Data:    items,
+			Todos:   items,
 		}
 	}}, nil
 }

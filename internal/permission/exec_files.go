@@ -1,0 +1,71 @@
+package permission
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/ponder-agent/ponder/internal/permission/shellclass"
+)
+
+// execFiles applies the rules for reading and changing files (Read and
+// Edit rules) to the files a shell line names (shellclass.FileUse): a
+// file it reads meets the Read rules, a file it writes the Edit rules,
+// as if the line had used the Read or Edit tool on it. With deny, the
+// deny rules apply (a match denies, and so does another name, a hard
+// link, of a denied file); else the ask rules (a match asks).
+func (e *Engine) execFiles(a Access, class shellclass.Result, deny bool) (Decision, bool) {
+	rules := e.ask
+	if deny {
+		rules = e.deny
+	}
+	if len(class.Files) == 0 {
+		return Decision{}, false
+	}
+	dir := a.Dir
+	if dir == "" {
+		dir = e.match.root
+	}
+	for _, f := range class.Files {
+		p := e.filePath(dir, f.Path)
+		if p == "" {
+			continue
+		}
+		fa := Access{Tool: "Read", Kind: KindRead, Paths: []string{p}}
+		verb := "reads"
+		if f.Write {
+			fa = Access{Tool: "Edit", Kind: KindWrite, Paths: []string{p}}
+			verb = "writes"
+		}
+		it := items{paths: bothForms(fa.Paths, canonicalAll(fa.Paths))}
+		if r, ok := e.match.anyCovers(rules, fa, it); ok {
+			kind, b := "ask", Ask
+			if deny {
+				kind, b = "deny", Deny
+			}
+			return Decision{Behavior: b, Rule: kind + " rule " + r.Text, Reason: fmt.Sprintf(
+				"The command %s %s, which the permission rule %s (%s) covers.", verb, f.Path, r.Text, r.origin())}, true
+		}
+		if deny && e.deniedLink(p, !f.Write) {
+			return hardLinkDenied(p), true
+		}
+	}
+	return Decision{}, false
+}
+
+// filePath makes a path a shell line names absolute: relative to dir, or
+// below the home directory for ~/. A path with ~user is left out.
+func (e *Engine) filePath(dir, p string) string {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if e.match.home == "" {
+			return ""
+		}
+		return filepath.Join(e.match.home, p[1:])
+	case strings.HasPrefix(p, "~"):
+		return ""
+	case filepath.IsAbs(p):
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}

@@ -1,0 +1,287 @@
+package shellclass
+
+import (
+	"path"
+	"strings"
+)
+
+// This file lists the files a line's commands name to read or to write,
+// so that the rules for reading files (Read) and for changing them (Edit)
+// can be applied to them: the operands of programs known to read their
+// files (cat, grep, base64, ...), input redirections, and the targets of
+// output redirections and of programs that write (tee, sed -i, cp, mv,
+// dd of=, ...). Only literal words are listed; a relative path is given
+// with the directory of an earlier "cd" in front. The list is what the
+// line shows, no more: what a program reads on its own, or a word only
+// known at run time, is the kernel's to stop (the sandbox's deny layer).
+
+// FileUse is one file a command names.
+type FileUse struct {
+	// Path is the file as written, with the directory of a cd earlier on
+	// the line put in front of a relative path.
+	Path string
+	// Write says the command writes (or removes) the file; otherwise it
+	// reads it.
+	Write bool
+}
+
+// valueLetters are, per program, the short options that take the next
+// word as their value (and, after "/", those whose value is a file read);
+// programs not listed take "nc" (head, tail and the like).
+var valueLetters = map[string]string{
+	"grep": "eEfmABCdD/f", "egrep": "efmABCdD/f", "fgrep": "efmABCdD/f", "rg": "eEfmABCgtTjM/f", "ag": "ABCGgm",
+	"sed": "efl/f", "awk": "fvF/f", "gawk": "fvFeiE/fi", "mawk": "fvF/f", "jq": "fL/f", "yq": "",
+	"sort": "ktSTo", "uniq": "fsw", "cut": "dfcb", "od": "AjNtwS", "xxd": "cglosn", "hexdump": "enosCv/f",
+	"diff": "UCFIxLX/X", "nl": "bdfhilnsvw", "tar": "fCTXbHK/fTX", "cp": "tS", "install": "tmgoSTB",
+	"ln": "tS", "mv": "tS", "tee": "", "touch": "rdt/r", "truncate": "sr/r", "chmod": "", "chown": "",
+	"strings": "nte", "fold": "w", "fmt": "wpg", "pr": "hlwoNsSeiJ", "column": "csotRNHWdE", "paste": "d",
+	"join": "12jteoa", "less": "bhjkpPtTxyz#o", "more": "n",
+}
+
+// fileReaders are programs whose operands are files they read. patternFirst
+// says the first operand is a pattern or a program, not a file, unless an
+// option gives it (-e, -f).
+var fileReaders = map[string]struct{ patternFirst bool }{
+	"cat": {}, "head": {}, "tail": {}, "base64": {}, "base32": {}, "xxd": {}, "od": {}, "hexdump": {},
+	"strings": {}, "nl": {}, "tac": {}, "wc": {}, "md5sum": {}, "sha1sum": {}, "sha256sum": {}, "sha512sum": {},
+	"cksum": {}, "b2sum": {}, "sort": {}, "uniq": {}, "cut": {}, "diff": {}, "cmp": {}, "comm": {}, "less": {},
+	"more": {}, "file": {}, "paste": {}, "join": {}, "fold": {}, "fmt": {}, "pr": {}, "rev": {}, "expand": {},
+	"column": {}, "source": {}, ".": {}, "zcat": {}, "bzcat": {}, "xzcat": {}, "zless": {}, "view": {},
+	"grep": {patternFirst: true}, "egrep": {patternFirst: true}, "fgrep": {patternFirst: true},
+	"rg": {patternFirst: true}, "ag": {patternFirst: true}, "sed": {patternFirst: true},
+	"awk": {patternFirst: true}, "gawk": {patternFirst: true}, "mawk": {patternFirst: true},
+	"jq": {patternFirst: true}, "yq": {patternFirst: true},
+	"cp": {}, "tar": {}, "zip": {}, "scp": {}, "rsync": {}, "install": {},
+}
+
+// fileWriters are programs whose operands are files they change or
+// remove.
+var fileWriters = map[string]bool{
+	"tee": true, "touch": true, "rm": true, "unlink": true, "shred": true, "truncate": true,
+	"chmod": true, "chown": true, "chgrp": true, "rmdir": true,
+}
+
+// cwd is what the walk knows of the directory commands run in: the
+// directory of the cds so far, relative to where the line starts ("" for
+// that directory itself), or unknown.
+type cwd struct {
+	dir     string
+	unknown bool
+}
+
+// at returns p as seen from where the line starts, or false when the
+// directory is unknown.
+func (c cwd) at(p string) (string, bool) {
+	if path.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p, true
+	}
+	if c.unknown {
+		return "", false
+	}
+	if c.dir == "" {
+		return p, true
+	}
+	return path.Join(c.dir, p), true
+}
+
+// use records a file a command names.
+func (w *walker) use(a arg, write bool) {
+	if !a.lit && strings.HasPrefix(a.text, "~/") && !strings.ContainsAny(a.text, "$`*?[{\\'\"") {
+		a = litArg(a.text) // ~/path: the home directory's
+	}
+	if !a.lit || a.text == "" || a.text == "-" || safeOutputs[a.text] {
+		return
+	}
+	if p, ok := w.cwd.at(a.text); ok {
+		w.files = append(w.files, FileUse{Path: p, Write: write})
+	}
+}
+
+// changeDir follows a cd: at the top level of the line a literal one
+// moves the directory later paths are relative to; any other makes it
+// unknown.
+func (w *walker) changeDir(args []arg) {
+	var target *arg
+	for i := range args {
+		if !args[i].isOpt() {
+			target = &args[i]
+			break
+		}
+	}
+	switch {
+	case w.nest > 0 || w.depth > 1:
+		w.cwd.unknown = true
+	case target == nil || !target.lit || target.text == "-" || strings.HasPrefix(target.text, "~"):
+		w.cwd.unknown = true
+	case path.IsAbs(target.text):
+		w.cwd = cwd{dir: path.Clean(target.text)}
+	default:
+		if d, ok := w.cwd.at(target.text); ok {
+			w.cwd.dir = path.Clean(d)
+		}
+	}
+}
+
+// fileUses records the files one command names.
+func (w *walker) fileUses(prog string, args []arg) {
+	if prog == "cd" || prog == "pushd" || prog == "popd" {
+		w.changeDir(args)
+		return
+	}
+	operands, values := splitOperands(prog, args)
+	switch {
+	case prog == "sed" && hasShortOrLong(args, 'i', "in-place"):
+		for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "expression") && !hasShortOrLong(args, 'f', "file")) {
+			w.use(o, true)
+		}
+		return
+	case prog == "perl" && hasPerlInPlace(args):
+		for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "") && !hasShortOrLong(args, 'E', "")) {
+			w.use(o, true)
+		}
+		return
+	case prog == "mv":
+		for _, o := range operands {
+			w.use(o, true)
+		}
+		return
+	case prog == "cp" || prog == "install" || prog == "ln":
+		if len(operands) > 1 {
+			last := operands[len(operands)-1]
+			if t := targetDirectory(args); t != nil {
+				last = *t
+			} else {
+				operands = operands[:len(operands)-1]
+			}
+			w.use(last, true)
+		}
+		if prog != "ln" {
+			for _, o := range operands {
+				w.use(o, false)
+			}
+		}
+		return
+	case prog == "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.text, "of="); ok && a.lit {
+				w.use(litArg(v), true)
+			}
+			if v, ok := strings.CutPrefix(a.text, "if="); ok && a.lit {
+				w.use(litArg(v), false)
+			}
+		}
+		return
+	case fileWriters[prog]:
+		for _, o := range operands {
+			w.use(o, true)
+		}
+		return
+	}
+	if r, ok := fileReaders[prog]; ok {
+		given := hasShortOrLong(args, 'e', "regexp") || hasShortOrLong(args, 'f', "file") || prog == "sed" && hasShortOrLong(args, 'e', "expression")
+		for _, o := range skipFirst(operands, r.patternFirst && !given) {
+			w.use(o, false)
+		}
+		for _, v := range values {
+			if v.file {
+				w.use(v.arg, false)
+			}
+		}
+	}
+}
+
+// valueArg is the value of an option, and whether it names a file.
+type valueArg struct {
+	arg  arg
+	file bool
+}
+
+// splitOperands parses args loosely: words starting with "-" are options
+// and the rest operands, except after "--". The values of the options
+// valueLetters lists are set aside (with whether they name a file), so
+// that "head -n 5 f" does not take 5 for a file.
+func splitOperands(prog string, args []arg) ([]arg, []valueArg) {
+	letters, ok := valueLetters[prog]
+	if !ok {
+		letters = "nc"
+	}
+	letters, fileLetters, _ := strings.Cut(letters, "/")
+	var operands []arg
+	var values []valueArg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.is("--") {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		if !a.isOpt() {
+			operands = append(operands, a)
+			continue
+		}
+		if strings.HasPrefix(a.text, "--") {
+			continue
+		}
+		// The last letter of a cluster may take the next word.
+		c := a.text[len(a.text)-1]
+		for j := 1; j < len(a.text)-1; j++ {
+			if strings.IndexByte(letters, a.text[j]) >= 0 {
+				c = 0 // an earlier letter took the rest of the word
+				break
+			}
+		}
+		if c != 0 && strings.IndexByte(letters, c) >= 0 && i+1 < len(args) {
+			values = append(values, valueArg{arg: args[i+1], file: strings.IndexByte(fileLetters, c) >= 0})
+			i++
+		}
+	}
+	return operands, values
+}
+
+func skipFirst(a []arg, skip bool) []arg {
+	if skip && len(a) > 0 {
+		return a[1:]
+	}
+	return a
+}
+
+// hasShortOrLong reports whether a short option letter (alone or in a
+// cluster) or a long option is given.
+func hasShortOrLong(args []arg, letter byte, long string) bool {
+	for _, a := range args {
+		if a.is("--") {
+			return false
+		}
+		if c := shortCluster(a); c != "" && strings.IndexByte(c, letter) >= 0 {
+			return true
+		}
+		if a.lit && (a.text == "--"+long || strings.HasPrefix(a.text, "--"+long+"=")) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPerlInPlace reports perl -i (editing files in place), alone or in a
+// cluster such as -pi.
+func hasPerlInPlace(args []arg) bool {
+	for _, a := range args {
+		if c := shortCluster(a); c != "" && strings.ContainsRune(c, 'i') {
+			return true
+		}
+	}
+	return false
+}
+
+// targetDirectory returns the value of -t / --target-directory.
+func targetDirectory(args []arg) *arg {
+	for i, a := range args {
+		if a.is("-t") && i+1 < len(args) {
+			return &args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a.text, "--target-directory="); ok && a.lit {
+			t := litArg(v)
+			return &t
+		}
+	}
+	return nil
+}
