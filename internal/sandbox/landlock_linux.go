@@ -127,6 +127,8 @@ type landlock struct {
 	filters filterSet
 	// roots are the paths to grant reading, found once.
 	roots []string
+	// pidns says each command gets a PID namespace of its own.
+	pidns bool
 }
 
 func newLandlock(abi, errata int, opts Options) (*landlock, error) {
@@ -136,7 +138,7 @@ func newLandlock(abi, errata int, opts Options) (*landlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &landlock{abi: abi, rights: rights, filters: filters, roots: readRoots()}, nil
+	return &landlock{abi: abi, rights: rights, filters: filters, roots: readRoots(), pidns: pidNamespaceWorks()}, nil
 }
 
 // addPathRule grants rights beneath path (only the rights that apply to a
@@ -161,9 +163,15 @@ func (l *landlock) prepare(_ *exec.Cmd, scratch string, c Confinement) (func() e
 	return func() error { return l.restrict(scratch, c) }, nil, nil
 }
 
-// restrict confines the calling thread: Landlock first (it needs
+// restrict confines the calling thread: a PID namespace for its next
+// child where ponder may make one, then Landlock (it needs
 // no_new_privs), then the seccomp filter, then capabilities.
 func (l *landlock) restrict(scratch string, c Confinement) error {
+	if l.pidns {
+		if err := enterPIDNamespace(); err != nil {
+			return fmt.Errorf("a PID namespace for the command: %w", err)
+		}
+	}
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: l.rights.fs, Handled_access_net: l.rights.net, Scoped: l.rights.scoped}
 	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if e != 0 {
@@ -279,6 +287,7 @@ func (l *landlock) restricts() []string {
 		out = append(out, "abstract Unix sockets: only inside the sandbox")
 	}
 	return append(out,
+		pidNamespaceNote(l.pidns),
 		seccompSummary,
 		"privileges: no_new_privs; every capability dropped",
 	)

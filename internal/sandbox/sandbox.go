@@ -93,7 +93,8 @@ type confiner interface {
 }
 
 // New picks the best mechanism that works here, or the one opts.Choice
-// names.
+// names. The first call in a process also removes the scratch directories
+// that ponder processes no longer running left behind.
 func New(opts Options) (*Sandbox, error) {
 	choice := strings.TrimSpace(strings.ToLower(opts.Choice))
 	switch Kind(choice) {
@@ -101,6 +102,7 @@ func New(opts Options) (*Sandbox, error) {
 	default:
 		return nil, fmt.Errorf("%s=%q: want landlock, bwrap, seatbelt or none", ChoiceEnv, opts.Choice)
 	}
+	staleOnce.Do(func() { removeStaleScratch(os.TempDir()) })
 	s := &Sandbox{opts: opts}
 	if Kind(choice) == KindNone {
 		s.kind = KindNone
@@ -185,7 +187,7 @@ func (s *Sandbox) StartWith(cmd *exec.Cmd, o StartOptions) (*Process, error) {
 	if s == nil || s.impl == nil {
 		return nil, ErrUnavailable
 	}
-	scratch, err := os.MkdirTemp("", "ponder-sandbox-")
+	scratch, err := makeScratch()
 	if err != nil {
 		return nil, fmt.Errorf("making the sandbox's scratch directory: %w", err)
 	}
