@@ -83,7 +83,7 @@ func (c *editCall) plan() (*editPlan, error) {
 			return nil, err
 		}
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := readWhole(c.path, editMaxBytes)
 	if err != nil {
 		return nil, err
 	}
