@@ -69,6 +69,11 @@ type editPlan struct {
 }
 
 func (c *editCall) plan() (*editPlan, error) {
+	return c.planFrom(func() ([]byte, error) { return readWhole(c.path, editMaxBytes) })
+}
+
+// planFrom applies the edit to what read returns.
+func (c *editCall) planFrom(read func() ([]byte, error)) (*editPlan, error) {
 	info, err := os.Stat(c.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -83,7 +88,7 @@ func (c *editCall) plan() (*editPlan, error) {
 			return nil, err
 		}
 	}
-	data, err := readWhole(c.path, editMaxBytes)
+	data, err := read()
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +128,15 @@ func (c *editCall) Run(ctx context.Context) tool.Result {
 	if err := ctx.Err(); err != nil {
 		return tool.Errorf("Edit was interrupted before it started.")
 	}
-	p, err := c.plan()
+	w := writerFor(ctx, c.path)
+	if w.err != nil {
+		return tool.Errorf("%v", w.err)
+	}
+	p, err := c.planFrom(w.read)
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	if err := commit(c.env, c.path, []byte(p.content)); err != nil {
+	if err := w.commit(c.env, []byte(p.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
 	}
 	what := "Replaced 1 occurrence"
