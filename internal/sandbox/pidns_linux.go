@@ -64,3 +64,10 @@ func pidNamespaceNote(on bool) string {
 	}
 	return "processes: no PID namespace (it needs root); leftovers are hunted by process group and tree, best effort"
 }
+
+// startsPIDNamespaces reports whether the confined commands of s are each
+// the first process of a PID namespace of their own.
+func (s *Sandbox) startsPIDNamespaces() bool {
+	l, ok := s.impl.(*landlock)
+	return ok && l.pidns
+}

@@ -211,5 +211,6 @@ func (s *Sandbox) StartWith(cmd *exec.Cmd, o StartOptions) (*Process, error) {
 		_ = os.RemoveAll(scratch)
 		return nil, err
 	}
+	p.pidns = s.startsPIDNamespaces()
 	return p, nil
 }

@@ -97,6 +97,12 @@ func (c *bashCall) deny(confined bool) sandbox.Deny {
 // kills everything the command started.
 func (r *shellRun) stop() {
 	signalGroup(r.pid, false)
+	if r.proc.OwnPIDNamespace() && !catchesTerm(r.pid) {
+		// The shell is its namespace's first process, which drops a
+		// SIGTERM it has no handler for; by default it would have ended,
+		// so end it (and with it the namespace) as SIGTERM would.
+		_ = r.proc.Kill()
+	}
 	grace := time.NewTimer(bashKillGrace)
 	defer grace.Stop()
 	select {
