@@ -182,7 +182,7 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 	}
 	switch d.Behavior {
 	case permission.Allow:
-		return tool.Result{}, tool.Confinement{Sandbox: d.Sandbox, Ports: d.Ports}, false
+		return tool.Result{}, tool.ConfinementFor(d), false
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, ToolUseID: use.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
@@ -210,7 +210,7 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 			if ans.Always && q.Suggest != "" {
 				_ = a.cfg.Perm.AddAllow(q.Suggest)
 			}
-			return tool.Result{}, tool.Confinement{Sandbox: d.Sandbox, Ports: d.Ports}, false
+			return tool.Result{}, tool.ConfinementFor(d), false
 		}
 		d.Rule = "user"
 	}

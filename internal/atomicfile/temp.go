@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ponder-agent/ponder/internal/config"
 )
 
 // A write replaced by rename needs a temporary file beside its target. A
@@ -26,8 +28,9 @@ import (
 //
 //	.<target>.ponder-<pid>-<nonce>-<tag>.tmp
 //
-// where tag authenticates pid and nonce with a key kept in the user's
-// cache directory. A repository cannot make a name whose tag checks out
+// where tag authenticates pid and nonce with a key kept in ponder's
+// config directory ($PONDER_CONFIG_DIR, or ~/.ponder), with the rest of
+// its state. A repository cannot make a name whose tag checks out
 // without that key, so no file of its own is ever taken for a leftover. A
 // leftover is removed only when, in addition, it is a regular file of the
 // user's and the process that made it is gone (or the file is a day old,
@@ -51,11 +54,11 @@ type temps struct {
 
 // defaultTemps loads (or makes) the key once per process.
 var defaultTemps = sync.OnceValue(func() *temps {
-	dir, err := os.UserCacheDir()
+	dir, err := config.DefaultDir(os.Getenv)
 	if err != nil {
 		return &temps{}
 	}
-	return &temps{key: loadKey(filepath.Join(dir, "ponder"))}
+	return &temps{key: loadKey(dir)}
 })
 
 // loadKey reads the key in dir, making it first if there is none. Two

@@ -24,7 +24,6 @@ import (
 //   - permissions.deny, permissions.ask: they only narrow.
 //   - permissions.defaultMode when it is "default" or "plan" (the others
 //     would let edits or everything through).
-//   - plansDirectory: it is confined to the project anyway.
 //   - planMode.* except planMode.model, retry.*, context.*: they tune how
 //     ponder works, not what it may do.
 //   - shellEnvironment.exclude, and shellEnvironment.inherit when it is
@@ -33,7 +32,9 @@ import (
 // Ignored until trusted: mcpServers and the project's .mcp.json (each
 // server is a program ponder would start, or a service it would send the
 // code to); permissions.allow; permissions.defaultMode
-// acceptEdits; model, provider, models.*, planMode.model (which model and
+// acceptEdits; plansDirectory (a directory of the project's choosing that
+// ponder writes into: one that others may write, or one whose files
+// configure what runs); model, provider, models.*, planMode.model (which model and
 // which vendor receive the code, at whose cost); shellEnvironment.include,
 // .set and an "all" inherit (a project could pass secrets to commands or
 // set LD_PRELOAD for every command, read-only ones included); and
@@ -58,7 +59,6 @@ func narrow(s Settings) (Settings, []string) {
 	if m := s.Permissions.DefaultMode; m != nil && (*m == "default" || *m == "plan") {
 		n.Permissions.DefaultMode = m
 	}
-	n.PlansDirectory = s.PlansDirectory
 	n.PlanMode = s.PlanMode
 	n.PlanMode.Model = nil
 	n.Retry = s.Retry

@@ -54,8 +54,14 @@ func TestUntrustedProjectSettingsOnlyNarrow(t *testing.T) {
 	if Str(s.Model, "") != "mine" || s.Provider != nil || s.Models.Explore != nil || s.PlanMode.Model != nil {
 		t.Errorf("model choices came from the project: %+v", s)
 	}
-	if Str(s.PlansDirectory, "") != "plans" || !c.Interview() {
+	if !c.Interview() {
 		t.Error("harmless settings must still count")
+	}
+	// A directory ponder writes into is the project's to choose only once
+	// it is trusted: it may be one others write, or one that configures
+	// what runs.
+	if s.PlansDirectory != nil {
+		t.Errorf("plansDirectory = %q came from an untrusted project", *s.PlansDirectory)
 	}
 	e := s.ShellEnvironment
 	if e.Inherit != nil || len(e.Include) > 0 || len(e.Set) > 0 || strings.Join(e.Exclude, ",") != "AWS_*" {
@@ -69,12 +75,12 @@ func TestUntrustedProjectSettingsOnlyNarrow(t *testing.T) {
 		names = append(names, i.String())
 	}
 	ignored := strings.Join(names, "\n")
-	for _, want := range []string{"permissions.allow in " + proj, "permissions.defaultMode", "model in", "provider in", "models.explore", "planMode.model", "shellEnvironment.include", "shellEnvironment.set", "shellEnvironment.inherit", "settings.local.json"} {
+	for _, want := range []string{"permissions.allow in " + proj, "permissions.defaultMode", "model in", "provider in", "models.explore", "planMode.model", "shellEnvironment.include", "shellEnvironment.set", "shellEnvironment.inherit", "settings.local.json", "plansDirectory in " + proj} {
 		if !strings.Contains(ignored, want) {
 			t.Errorf("Ignored lacks %q:\n%s", want, ignored)
 		}
 	}
-	if strings.Contains(ignored, "permissions.deny") || strings.Contains(ignored, "plansDirectory") {
+	if strings.Contains(ignored, "permissions.deny") {
 		t.Errorf("Ignored names what counts:\n%s", ignored)
 	}
 }

@@ -326,3 +326,71 @@ func TestLinksAtThePlanPathAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// Someone who can write the plans directory swaps the plan file for a
+// link to another file, again and again, while the model writes and
+// edits its plan: whatever wins each race, the linked file never changes
+// (a link found at write time is replaced, not followed). The race is
+// narrow, so this run rarely hits it; TestPlanWriteReplacesALinkItFinds
+// in the tools' tests puts the link there for certain.
+func TestPlanWritesRaceWithLinks(t *testing.T) {
+	pw := newPlanWorld(t)
+	victim := filepath.Join(pw.outside, "victim.conf")
+	if err := os.WriteFile(victim, []byte("root only\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	calls := []fakemodel.ToolCall{{Name: "Read", Input: map[string]any{"file_path": pw.plan}}}
+	for i := range 40 {
+		calls = append(calls, writeCall(pw.plan, fmt.Sprintf("# plan %d\n", i)))
+		calls = append(calls, editCall(pw.plan, fmt.Sprintf("# plan %d", i), "# plan edited"))
+	}
+	stop := make(chan struct{})
+	swapped := make(chan int)
+	go func() {
+		n := 0
+		link, aside := pw.plan+".link", pw.plan+".aside"
+		for {
+			select {
+			case <-stop:
+				swapped <- n
+				return
+			default:
+			}
+			// The plan file steps aside for a link and comes back, the
+			// same file with the same time and size, so that the checks
+			// before a write mostly see the plan as ponder left it, and
+			// a write that follows names may meet the link.
+			os.Remove(link)
+			if os.Symlink(victim, link) != nil || os.Rename(pw.plan, aside) != nil {
+				continue
+			}
+			if os.Rename(link, pw.plan) == nil {
+				n++
+			}
+			os.Rename(aside, pw.plan)
+		}
+	}()
+	results, _ := pw.resumeWith(t, "write the plan many times", calls)
+	close(stop)
+	n := <-swapped
+	ok := 0
+	kinds := map[string]int{}
+	for _, r := range results {
+		if !failed(r) {
+			ok++
+		}
+		k := r.Content
+		if i := strings.Index(k, pw.plan); i >= 0 {
+			k = k[i+len(pw.plan):]
+		}
+		kinds[excerptFor(k)]++
+	}
+	t.Logf("outcomes: %v", kinds)
+	t.Logf("%d of %d plan writes went through against %d swaps; first: %q", ok, len(results), n, results[0].Content)
+	if data, _ := os.ReadFile(victim); string(data) != "root only\n" {
+		t.Fatalf("the linked file changed: %q", data)
+	}
+	if n == 0 {
+		t.Fatal("no swap happened")
+	}
+}

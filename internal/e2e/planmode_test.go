@@ -417,8 +417,18 @@ func TestPlansDirectorySettingInsideProject(t *testing.T) {
 		exitPlan,
 	)
 	w.write(".ponder/settings.json", `{"plansDirectory":"docs/plans","planMode":{"fileNaming":"session-timestamp"}}`)
+	// Untrusted, the project may not choose where ponder writes: the
+	// plan goes to the config directory, and the notice says why.
+	o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--output-format", "json")
+	if file := fmt.Sprint(lastResult(t, o.stdout)["plan_file"]); !strings.HasPrefix(file, w.cfg) {
+		t.Errorf("untrusted: plan file %s", file)
+	}
+	if !strings.Contains(o.stderr+o.stdout, "plansDirectory") {
+		t.Errorf("no notice names the ignored plansDirectory:\n%s", o.stderr)
+	}
+	w.srv.Add(writePlan(fakemodel.Match{LastUser: "add a greeting"}), exitPlan)
 	id := "11111111-2222-4333-8444-555555555555"
-	o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--session-id", id, "--output-format", "json")
+	o = w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--session-id", id, "--output-format", "json", "--trust")
 	file := fmt.Sprint(lastResult(t, o.stdout)["plan_file"])
 	if !strings.Contains(file, "/docs/plans/"+id+"_") {
 		t.Fatalf("plan file %s", file)

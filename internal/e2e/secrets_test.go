@@ -1,8 +1,10 @@
 package e2e
 
 import (
-	"regexp"
+	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
@@ -15,16 +17,16 @@ func TestCredentialsNeverReachTheModel(t *testing.T) {
 		const key = "sk-LEAK-CHECK-7f3a9c"
 		w := newWorld(t, api)
 		w.extraEnv = []string{"ANTHROPIC_API_KEY=" + key, "OPENAI_API_KEY=" + key, "GITHUB_TOKEN=ghp-LEAK-CHECK-b2", "DATABASE_URL=postgres://app:pw-LEAK-CHECK-c3@db/prod"}
-		pidIn := regexp.MustCompile(`PID=(\d+)`)
-		ponderPID := func(r *fakemodel.Request) string {
-			for _, m := range r.Messages {
-				for _, tr := range m.ToolResults {
-					if p := pidIn.FindStringSubmatch(tr.Content); p != nil {
-						return p[1]
-					}
-				}
-			}
-			return "0"
+		// ponder's pid, as the test sees it: a confined command's $PPID
+		// is 0 where ponder gives it a PID namespace of its own, but a
+		// command can still find ponder in /proc, so the reads aim at
+		// the real process.
+		var pid atomic.Int64
+		ponderPID := func(*fakemodel.Request) string { return strconv.FormatInt(pid.Load(), 10) }
+		bashFunc := func(format string) fakemodel.ToolCall {
+			return fakemodel.ToolCall{Name: "Bash", InputFunc: func(r *fakemodel.Request) any {
+				return map[string]any{"command": fmt.Sprintf(format, ponderPID(r))}
+			}}
 		}
 		pathCall := func(tool, key, suffix string, extra map[string]any) fakemodel.ToolCall {
 			return fakemodel.ToolCall{Name: tool, InputFunc: func(r *fakemodel.Request) any {
@@ -37,8 +39,8 @@ func TestCredentialsNeverReachTheModel(t *testing.T) {
 		}
 		w.srv.Add(calls("look around",
 			bashCall("printenv"), bashCall("env"), bashCall("echo PID=$PPID"),
-			bashCall("cat /proc/$PPID/environ | tr '\\0' '\\n'"),
-			bashCall("tr '\\0' '\\n' < /proc/$PPID/environ"),
+			bashFunc("cat /proc/%s/environ | tr '\\0' '\\n'"),
+			bashFunc("tr '\\0' '\\n' < /proc/%s/environ"),
 			fakemodel.ToolCall{Name: "Read", Input: map[string]any{"file_path": "/proc/self/environ"}},
 		)...)
 		w.srv.Add(calls("dig deeper",
@@ -49,6 +51,7 @@ func TestCredentialsNeverReachTheModel(t *testing.T) {
 			fakemodel.ToolCall{Name: "Grep", Input: map[string]any{"pattern": "LEAK-CHECK", "path": "/proc/self/", "output_mode": "content"}},
 		)...)
 		s := w.start("--provider", api, "--allowedTools", "Bash(cat:*),Bash(tr:*),Bash(printenv),Bash(env),Bash(echo:*)")
+		pid.Store(int64(s.cmd.Process.Pid))
 		s.say("look around")
 		s.result()
 		s.say("dig deeper")

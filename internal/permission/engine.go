@@ -56,6 +56,10 @@ type Decision struct {
 	// Ask, once the user says yes. A confined command may connect to these
 	// ports and no others.
 	Ports []uint16
+	// Lookup says one of those fetches names a host that must be looked
+	// up (not an IP address or localhost), so the command may also send
+	// DNS queries.
+	Lookup bool
 }
 
 // RuleReadOnlyCommand is the rule of a command allowed because it was

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"slices"
 	"strconv"
@@ -311,7 +312,8 @@ func (e *Engine) fetchesAllowed(class shellclass.Result) (string, bool) {
 }
 
 // withFetchPorts adds to a confined shell line that may run (now, or once
-// the user says yes) the ports its fetches connect to.
+// the user says yes) the ports its fetches connect to, and whether any of
+// them must look its host up.
 func withFetchPorts(d Decision, class shellclass.Result) Decision {
 	if d.Behavior == Deny || !d.Sandbox {
 		return d
@@ -324,8 +326,26 @@ func withFetchPorts(d Decision, class shellclass.Result) Decision {
 		if p := fetchPort(u); p != 0 && !slices.Contains(d.Ports, p) {
 			d.Ports = append(d.Ports, p)
 		}
+		if needsLookup(u) {
+			d.Lookup = true
+		}
 	}
 	return d
+}
+
+// needsLookup reports whether fetching rawURL asks DNS for its host: not
+// for an IP address in any form the rules accept, nor for localhost and
+// its subdomains, which resolvers answer without asking anyone.
+func needsLookup(rawURL string) bool {
+	u, err := normalizeURL(rawURL)
+	if err != nil {
+		return true
+	}
+	h := strings.Trim(u.host, "[]")
+	if net.ParseIP(h) != nil {
+		return false
+	}
+	return h != "localhost" && !strings.HasSuffix(h, ".localhost")
 }
 
 // fetchPort is the TCP port a fetch of rawURL connects to, or 0.

@@ -12,8 +12,9 @@ import (
 )
 
 // PlansDir is the directory plan files go to, created on demand: the
-// plansDirectory setting when it stays inside the project, else
-// <config>/plans. The path is canonical (symlinks resolved), so plan-file
+// plansDirectory setting when it stays inside the project and outside
+// every directory whose files decide what runs (.git, .ponder, hooks, …),
+// else <config>/plans. The path is canonical (symlinks resolved), so plan-file
 // paths compare reliably.
 func (s *Session) PlansDir() string {
 	s.mu.Lock()
@@ -34,16 +35,41 @@ func PlansDir(cfg Config) string {
 	cfg.defaults()
 	dir := filepath.Join(cfg.ConfigDir, "plans")
 	if custom := cfg.PlansDirectory; custom != "" {
-		if inside, resolved := insideProject(cfg.ProjectDir, custom); inside {
-			dir = resolved
-		} else {
+		inside, resolved := insideProject(cfg.ProjectDir, custom)
+		switch why := protectedPlansDir(cfg.ProjectDir, custom, resolved); {
+		case !inside:
 			cfg.Logf("plansDirectory %q is outside the project root %s; using %s instead", custom, cfg.ProjectDir, dir)
+		case why != "":
+			cfg.Logf("plansDirectory %q lies where files decide what runs (%s); using %s instead", custom, why, dir)
+		default:
+			dir = resolved
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		cfg.Logf("cannot create the plans directory %s: %v", dir, err)
 	}
 	return permission.Canonical(dir)
+}
+
+// protectedPlansDir says why the plansDirectory setting (and its resolved
+// form) must not hold plans, or "": it is checked as written and as
+// resolved, so neither a link nor ".." reaches such a directory.
+func protectedPlansDir(root, setting, resolved string) string {
+	p := setting
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	for _, pair := range [][2]string{{filepath.Clean(root), filepath.Clean(p)}, {permission.Canonical(root), resolved}} {
+		if pair[1] == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(pair[0], pair[1]); err == nil && !strings.HasPrefix(rel, "..") {
+			if why := permission.DirDecidesWhatRuns(rel); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
 }
 
 // insideProject resolves a plansDirectory setting against the project root
@@ -121,7 +147,9 @@ func (s *Session) planFileLocked(agentID string) string {
 }
 
 // ReadPlan returns the plan and whether there is one. A missing file is
-// no plan; so is a file that cannot be read, which is also logged.
+// no plan; so is a file that cannot be read, which is also logged, and
+// so is anything but a regular file reached without a symbolic link (a
+// named pipe put at the plan's path does not hold ponder up).
 func (s *Session) ReadPlan(agentID string) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -133,7 +161,7 @@ func (s *Session) readPlanLocked(agentID string) (string, bool) {
 		return "", false // no name yet, so no plan yet
 	}
 	path := s.planFileLocked(agentID)
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadNoFollow(path, maxPlanBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false
 	}
@@ -144,8 +172,14 @@ func (s *Session) readPlanLocked(agentID string) (string, bool) {
 	return string(data), true
 }
 
+// maxPlanBytes bounds the plan file read back.
+const maxPlanBytes = 16 << 20
+
 // WritePlan replaces the plan file atomically (an edited plan coming back
-// from an approval, or a plan restored on resume).
+// from an approval, or a plan restored on resume). The plans directory
+// may be one other users can write, so no symbolic link is followed on
+// the way to the plan file, nor at it: reads and writes of the plan file
+// never reach another file, whatever is swapped in between.
 func (s *Session) WritePlan(agentID, content string) error {
-	return atomicfile.Write(s.PlanFile(agentID), []byte(content), 0o644)
+	return atomicfile.WriteNoFollow(s.PlanFile(agentID), []byte(content), 0o644)
 }

@@ -356,9 +356,9 @@ func TestPlansDirectorySetting(t *testing.T) {
 	var logged []string
 	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
 	proj := t.TempDir()
-	inside := func(c *Config) { c.ProjectDir = proj; c.PlansDirectory = ".ponder/plans"; c.Logf = logf }
+	inside := func(c *Config) { c.ProjectDir = proj; c.PlansDirectory = "docs/plans"; c.Logf = logf }
 	s, _ := newSession(t, inside)
-	if want := filepath.Join(permission.Canonical(proj), ".ponder", "plans"); s.PlansDir() != want {
+	if want := filepath.Join(permission.Canonical(proj), "docs", "plans"); s.PlansDir() != want {
 		t.Fatalf("dir %s, want %s", s.PlansDir(), want)
 	}
 	for _, bad := range []string{"../outside", "/etc", ".", "link-out/plans"} {
@@ -370,6 +370,32 @@ func TestPlansDirectorySetting(t *testing.T) {
 		}
 		if len(logged) != 1 || !strings.Contains(logged[0], "outside the project") {
 			t.Errorf("%q: logged %q", bad, logged)
+		}
+	}
+}
+
+// No plans go where files decide what runs, named directly, through a
+// link, or by "..": the default directory is used, the directory asked
+// for is not even made, and the log says why.
+func TestPlansDirectoryNotWhereFilesDecideWhatRuns(t *testing.T) {
+	var logged []string
+	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	proj := t.TempDir()
+	os.MkdirAll(filepath.Join(proj, ".git", "hooks"), 0o755)
+	os.Symlink(filepath.Join(proj, ".git"), filepath.Join(proj, "gitdir"))
+	for _, bad := range []string{".git/hooks", ".ponder/plans", ".claude", ".vscode", ".github", "scripts/hooks", "gitdir/hooks", "docs/../.git", ".Git/x"} {
+		logged = nil
+		s, _ := newSession(t, func(c *Config) { c.ProjectDir = proj; c.PlansDirectory = bad; c.Logf = logf })
+		if strings.HasPrefix(s.PlansDir(), permission.Canonical(proj)) {
+			t.Errorf("%q: plans go to %s", bad, s.PlansDir())
+		}
+		if len(logged) != 1 || !strings.Contains(logged[0], "decide what runs") {
+			t.Errorf("%q: logged %q", bad, logged)
+		}
+	}
+	for _, made := range []string{".ponder", ".claude", ".vscode", ".github", "scripts"} {
+		if _, err := os.Stat(filepath.Join(proj, made)); err == nil {
+			t.Errorf("%s was made", made)
 		}
 	}
 }

@@ -18,6 +18,7 @@ package proctree
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,24 +26,37 @@ import (
 // commands ran, and hunts down what they left behind.
 type Tracker struct {
 	self int
-	os   system
+	// sid and pgid are ponder's own session and process group: processes
+	// in them are ponder's (an editor, say), never a command's, since
+	// every command starts in a session of its own.
+	sid, pgid int
+	os        system
 
 	mu sync.Mutex
 	// active are the scopes that have begun and not ended.
 	active map[*Scope]struct{}
 	// spans are the times during which ended scopes ran; an orphan born
-	// outside all of them is none of ponder's business.
-	spans []span
+	// outside all of them is none of ponder's business. A span stays open
+	// while its scope's orphans are hunted, so that a process born during
+	// the hunt (a re-forking one) still counts as the scope's.
+	spans []*span
 	// kept are processes started on purpose; hunts never touch them.
 	kept map[int]int
 
 	// hunt serialises kills, so parallel scopes do not fight over the
 	// same processes.
 	hunt sync.Mutex
+
+	// reaped counts the orphans ReapOrphans collected.
+	reaped atomic.Int64
 }
 
-// span is a stretch of time in clock ticks since boot, both ends included.
-type span struct{ from, to uint64 }
+// span is a stretch of time in clock ticks since boot, both ends
+// included; open reaches to now.
+type span struct {
+	from, to uint64
+	open     bool
+}
 
 // maxSpans bounds the remembered spans; the oldest are forgotten first.
 const maxSpans = 4096
@@ -58,12 +72,14 @@ func Default() *Tracker {
 	defaultOnce.Do(func() {
 		defaultTracker = newTracker(hostSystem())
 		defaultTracker.os.becomeSubreaper()
+		defaultTracker.os.watchChildren(func() { defaultTracker.ReapOrphans() })
 	})
 	return defaultTracker
 }
 
 func newTracker(sys system) *Tracker {
-	return &Tracker{self: sys.pid(), os: sys, active: map[*Scope]struct{}{}, kept: map[int]int{}}
+	sid, pgid := sys.ids()
+	return &Tracker{self: sys.pid(), sid: sid, pgid: pgid, os: sys, active: map[*Scope]struct{}{}, kept: map[int]int{}}
 }
 
 // Scope is a stretch of time during which ponder starts processes on
@@ -73,7 +89,11 @@ type Scope struct {
 	t     *Tracker
 	start uint64
 	kept  []int
-	once  sync.Once
+	// started says the scope's process has started and been kept; until
+	// then an exited child born since the scope began may be that very
+	// process, which its starter will reap.
+	started bool
+	once    sync.Once
 }
 
 // Begin opens a scope. Call it before starting the process.
@@ -92,6 +112,7 @@ func (s *Scope) Keep(pid int) {
 	t.mu.Lock()
 	t.kept[pid]++
 	s.kept = append(s.kept, pid)
+	s.started = true
 	t.mu.Unlock()
 }
 
@@ -130,12 +151,16 @@ func (s *Scope) End() {
 				delete(t.kept, pid)
 			}
 		}
-		t.spans = append(t.spans, span{from: s.start, to: t.os.now()})
+		sp := &span{from: s.start, open: true}
+		t.spans = append(t.spans, sp)
 		if len(t.spans) > maxSpans {
 			t.spans = append(t.spans[:0], t.spans[len(t.spans)-maxSpans:]...)
 		}
 		t.mu.Unlock()
 		t.HuntOrphans(false)
+		t.mu.Lock()
+		sp.to, sp.open = t.os.now(), false
+		t.mu.Unlock()
 	})
 }
 
@@ -203,12 +228,58 @@ func (t *Tracker) bornInSpan(start uint64) bool {
 		return true
 	}
 	for _, sp := range t.spans {
-		if sp.from <= start && start <= sp.to {
+		if sp.from <= start && (sp.open || start <= sp.to) {
 			return true
 		}
 	}
 	return false
 }
+
+// pendingSince reports whether a scope that has not started its process
+// yet began at or before start: a child born at start may then be that
+// process. t.mu is held.
+func (t *Tracker) pendingSince(start uint64) bool {
+	for s := range t.active {
+		if !s.started && s.start <= start {
+			return true
+		}
+	}
+	return false
+}
+
+// ReapOrphans collects the exit status of ponder's children that have
+// exited and that nobody will wait for: processes a command left behind,
+// re-parented to ponder as their subreaper. A process that forks and
+// exits over and over would otherwise fill the process table with them
+// while its command runs. It leaves alone every child ponder started on
+// purpose (kept, or in ponder's own session) and every child that may be
+// a process a scope is starting right now. It returns how many it reaped.
+func (t *Tracker) ReapOrphans() int {
+	zombies := t.os.zombies()
+	if len(zombies) == 0 {
+		return 0
+	}
+	t.mu.Lock()
+	var reap []int
+	for pid, p := range zombies {
+		if t.kept[pid] > 0 || p.sid == t.sid || t.pendingSince(p.start) {
+			continue
+		}
+		reap = append(reap, pid)
+	}
+	t.mu.Unlock()
+	n := 0
+	for _, pid := range reap {
+		if t.os.reap(pid, zombies[pid].start) {
+			n++
+		}
+	}
+	t.reaped.Add(int64(n))
+	return n
+}
+
+// Reaped is how many orphans ReapOrphans has collected so far.
+func (t *Tracker) Reaped() int64 { return t.reaped.Load() }
 
 // protected reports whether an active scope began before a process born
 // at start, and so might own it. t.mu is held.
@@ -231,9 +302,13 @@ const maxRounds = 50
 // network file system), which no wait would cure.
 const killWait = 2 * time.Second
 
-// killRounds repeats: list processes, pick victims, kill them, wait for
-// them to die, reap the ones that are ponder's (unkept) children, until a
-// round finds no victim.
+// killRounds repeats: list processes, pick victims, kill their process
+// groups and then each of them, wait for them to die, reap the ones that
+// are ponder's (unkept) children, until a round finds no victim. A signal
+// to a process group reaches every member at once, a member forking at
+// that moment included, so a process that keeps forking in its group
+// cannot stay a step ahead of the kills; the kills one by one then catch
+// the processes that left their group.
 func (t *Tracker) killRounds(pick func(map[int]proc) []int) {
 	for range maxRounds {
 		procs := t.os.list()
@@ -258,6 +333,9 @@ func (t *Tracker) killRounds(pick func(map[int]proc) []int) {
 		if len(live) == 0 && len(reap) == 0 {
 			return
 		}
+		for _, g := range t.groupsOf(live, procs) {
+			t.os.killGroup(g)
+		}
 		var dying []int
 		for _, pid := range live {
 			if h := t.os.kill(pid, procs[pid].start); h >= 0 {
@@ -266,9 +344,28 @@ func (t *Tracker) killRounds(pick func(map[int]proc) []int) {
 		}
 		t.os.await(dying, killWait)
 		for _, pid := range reap {
-			t.os.reap(pid)
+			t.os.reap(pid, procs[pid].start)
 		}
 	}
+}
+
+// groupsOf returns the process groups of victims that may be killed
+// whole: not ponder's own, and not the group of a process started on
+// purpose (a running command's shell leads its own).
+func (t *Tracker) groupsOf(victims []int, procs map[int]proc) []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seen := map[int]bool{}
+	var out []int
+	for _, pid := range victims {
+		g := procs[pid].pgid
+		if g <= 1 || g == t.pgid || g == t.self || seen[g] || t.kept[g] > 0 {
+			continue
+		}
+		seen[g] = true
+		out = append(out, g)
+	}
+	return out
 }
 
 func (t *Tracker) isKept(pid int) bool {
@@ -328,6 +425,15 @@ type system interface {
 	await(handles []int, timeout time.Duration)
 	// killGroup sends SIGKILL to a process group.
 	killGroup(pgid int)
-	// reap collects an exited child's status.
-	reap(pid int)
+	// reap collects the status of an exited child if it is still the
+	// process born at start, and reports whether it did.
+	reap(pid int, start uint64) bool
+	// ids returns the session and process group of ponder itself.
+	ids() (sid, pgid int)
+	// zombies returns ponder's children that have exited and not been
+	// reaped.
+	zombies() map[int]proc
+	// watchChildren calls f, from a goroutine of its own, whenever a
+	// child may have exited.
+	watchChildren(f func())
 }

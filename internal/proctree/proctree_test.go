@@ -16,8 +16,11 @@ type fakeSystem struct {
 	procs  map[int]proc
 	killed []int
 	reaped []int
+	groups []int
 	// onKill runs after a kill, to let a dying process leave a child.
 	onKill func(pid int)
+	// onList runs before each listing, to let processes move on.
+	onList func()
 }
 
 func newFake() *fakeSystem {
@@ -41,6 +44,9 @@ func (f *fakeSystem) spawn(pid, ppid, pgid, sid int) {
 }
 
 func (f *fakeSystem) list() map[int]proc {
+	if f.onList != nil {
+		f.onList()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := map[int]proc{}
@@ -80,13 +86,54 @@ func (f *fakeSystem) kill(pid int, start uint64) int {
 }
 
 func (f *fakeSystem) await([]int, time.Duration) {}
-func (f *fakeSystem) killGroup(int)              {}
-func (f *fakeSystem) reap(pid int) {
+
+// killGroup kills every live member of the group, as one signal does.
+func (f *fakeSystem) killGroup(g int) {
+	f.mu.Lock()
+	f.groups = append(f.groups, g)
+	var members []int
+	for pid, p := range f.procs {
+		if p.pgid == g && !p.zombie {
+			members = append(members, pid)
+		}
+	}
+	starts := map[int]uint64{}
+	for _, pid := range members {
+		starts[pid] = f.procs[pid].start
+	}
+	f.mu.Unlock()
+	for _, pid := range members {
+		f.kill(pid, starts[pid])
+	}
+}
+
+func (f *fakeSystem) reap(pid int, start uint64) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	p, ok := f.procs[pid]
+	if !ok || !p.zombie || p.start != start || p.ppid != f.self {
+		return false
+	}
 	f.reaped = append(f.reaped, pid)
 	delete(f.procs, pid)
+	return true
 }
+
+func (f *fakeSystem) ids() (int, int) { return f.self, f.self }
+
+func (f *fakeSystem) zombies() map[int]proc {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[int]proc{}
+	for pid, p := range f.procs {
+		if p.zombie && p.ppid == f.self {
+			out[pid] = p
+		}
+	}
+	return out
+}
+
+func (f *fakeSystem) watchChildren(func()) {}
 
 func (f *fakeSystem) alive(pid int) bool {
 	f.mu.Lock()
@@ -259,4 +306,99 @@ func TestHeldProcessOutlivesItsScopeAndShieldsNothing(t *testing.T) {
 	if f.alive(950) {
 		t.Fatal("a released process left running was not hunted")
 	}
+}
+// exit turns a process into a zombie of its parent, its children going to
+// ponder, as a process that exits of itself.
+func (f *fakeSystem) exit(pid int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p := f.procs[pid]
+	p.zombie = true
+	f.procs[pid] = p
+	for q, c := range f.procs {
+		if c.ppid == pid {
+			c.ppid = f.self
+			f.procs[q] = c
+		}
+	}
+}
+
+// hopper makes a process that forks and exits each time the tracker
+// looks: its next generation is born after the look began, in the same
+// group, and the last one is re-parented to ponder and left a zombie.
+func (f *fakeSystem) hopper(first int) *int {
+	cur := first
+	f.spawn(cur, 100, first, first)
+	f.onList = func() {
+		if !f.alive(cur) {
+			return
+		}
+		f.tick(1)
+		next := cur + 1
+		f.spawn(next, cur, first, first)
+		f.exit(cur)
+		cur = next
+	}
+	return &cur
+}
+
+// A process that re-forks while its command's orphans are hunted is
+// still the command's: its generations born during the hunt are killed
+// (its group at once), and the exited ones reaped.
+func TestHopperBornDuringTheHuntIsKilled(t *testing.T) {
+	f := newFake()
+	tr := newTracker(f)
+	s := tr.Begin()
+	f.spawn(200, 100, 200, 200)
+	s.Keep(200)
+	f.tick(1)
+	cur := f.hopper(900)
+	f.exit(200)
+	tr.KillSession(200)
+	s.End()
+	if f.alive(*cur) {
+		t.Fatalf("generation %d of the hopper outlived the hunt", *cur)
+	}
+	if !slices.Contains(f.groups, 900) {
+		t.Errorf("the hopper's group was not killed as a whole (groups killed: %v)", f.groups)
+	}
+	for pid, p := range f.list() {
+		if p.zombie && p.ppid == 100 && pid != 200 {
+			t.Errorf("zombie %d left unreaped", pid)
+		}
+	}
+}
+
+// Exited orphans are reaped while commands still run, but never a child
+// that someone else will wait for: a kept process, one in ponder's own
+// session, or one a scope may be starting right now.
+func TestReapOrphans(t *testing.T) {
+	f := newFake()
+	tr := newTracker(f)
+	running := tr.Begin()
+	f.spawn(200, 100, 200, 200)
+	running.Keep(200)
+	f.tick(1)
+	f.spawn(300, 100, 300, 300) // an orphan of the running command
+	f.spawn(301, 100, 100, 100) // ponder's own (an editor), same session
+	f.spawn(302, 100, 302, 302) // kept by a scope
+	f.tick(1)
+	starting := tr.Begin() // its process has not been kept yet
+	f.tick(1)
+	f.spawn(303, 100, 303, 303) // may be that process
+	for _, pid := range []int{200, 300, 301, 302, 303} {
+		f.exit(pid)
+	}
+	other := tr.Begin()
+	other.Keep(302)
+	if n := tr.ReapOrphans(); n != 1 {
+		t.Errorf("reaped %d", n)
+	}
+	if !slices.Equal(f.reaped, []int{300}) {
+		t.Fatalf("reaped %v, want only the orphan 300", f.reaped)
+	}
+	starting.Keep(303)
+	starting.End()
+	other.End()
+	running.End()
 }

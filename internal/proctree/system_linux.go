@@ -5,6 +5,7 @@ package proctree
 import (
 	"bytes"
 	"os"
+	"os/signal"
 	"strconv"
 	"time"
 
@@ -200,7 +201,54 @@ func (linux) await(fds []int, timeout time.Duration) {
 
 func (linux) killGroup(pgid int) { _ = unix.Kill(-pgid, unix.SIGKILL) }
 
-func (linux) reap(pid int) {
-	var ws unix.WaitStatus
-	_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+// reap waits for the child through a pidfd, so that a pid freed and
+// reused meanwhile is never collected by mistake.
+func (linux) reap(pid int, start uint64) bool {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		if err == unix.ENOSYS {
+			var ws unix.WaitStatus
+			got, _ := unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+			return got == pid
+		}
+		return false
+	}
+	defer unix.Close(fd)
+	if p, ok := readStat(pid); !ok || p.start != start {
+		return false
+	}
+	var info unix.Siginfo
+	return unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOHANG, nil) == nil
+}
+
+func (linux) ids() (sid, pgid int) {
+	sid, _ = unix.Getsid(0)
+	return sid, unix.Getpgrp()
+}
+
+// zombies reads ponder's direct children and keeps those that exited.
+func (linux) zombies() map[int]proc {
+	kids, _ := childrenOf(os.Getpid())
+	var out map[int]proc
+	for _, pid := range kids {
+		if p, ok := readStat(pid); ok && p.zombie {
+			if out == nil {
+				out = map[int]proc{}
+			}
+			out[pid] = p
+		}
+	}
+	return out
+}
+
+// watchChildren runs f after each SIGCHLD; signals that arrive while f
+// runs are merged into one more run.
+func (linux) watchChildren(f func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, unix.SIGCHLD)
+	go func() {
+		for range ch {
+			f()
+		}
+	}()
 }

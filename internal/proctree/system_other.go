@@ -18,4 +18,6 @@ func (other) now() uint64                { return uint64(time.Now().UnixNano()) 
 func (other) list() map[int]proc         { return nil }
 func (other) kill(int, uint64) int       { return -1 }
 func (other) await([]int, time.Duration) {}
-func (other) reap(int)                   {}
+func (other) reap(int, uint64) bool      { return false }
+func (other) zombies() map[int]proc      { return nil }
+func (other) watchChildren(func())       {}

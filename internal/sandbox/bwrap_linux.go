@@ -8,8 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // bubblewrap confines commands by running them through bwrap, for
@@ -18,9 +16,7 @@ import (
 type bubblewrap struct {
 	path    string
 	network bool
-	filter  []unix.SockFilter
-	// fetchFilter is the filter of a command allowed to fetch.
-	fetchFilter []unix.SockFilter
+	filters filterSet
 }
 
 func newBubblewrap(opts Options) (*bubblewrap, error) {
@@ -28,15 +24,11 @@ func newBubblewrap(opts Options) (*bubblewrap, error) {
 	if err != nil {
 		return nil, errors.New("bwrap is not installed (the bubblewrap package)")
 	}
-	filter, err := buildFilter(filterOptions{network: opts.Network, ponder: os.Getpid()})
+	filters, err := buildFilterSet(filterOptions{network: opts.Network, ponder: os.Getpid()})
 	if err != nil {
 		return nil, err
 	}
-	fetchFilter, err := buildFilter(filterOptions{network: opts.Network, internet: true, ponder: os.Getpid()})
-	if err != nil {
-		return nil, err
-	}
-	b := &bubblewrap{path: path, network: opts.Network, filter: filter, fetchFilter: fetchFilter}
+	b := &bubblewrap{path: path, network: opts.Network, filters: filters}
 	// bwrap can be installed yet unusable (no user namespaces in a
 	// container): try it once.
 	dir, err := os.MkdirTemp("", "ponder-sandbox-probe-")
@@ -55,9 +47,9 @@ func newBubblewrap(opts Options) (*bubblewrap, error) {
 // network namespace: bwrap cannot limit ports, so there the permission
 // rules alone judge where it connects.
 func (b *bubblewrap) prepare(cmd *exec.Cmd, scratch string, c Confinement) (func() error, func(), error) {
-	filter, network := b.filter, b.network
+	filter, network := b.filters.pick(c), b.network
 	if len(c.Ports) > 0 {
-		filter, network = b.fetchFilter, true
+		network = true
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -88,7 +80,7 @@ func (b *bubblewrap) restricts() []string {
 		"devices: a fresh /dev without terminals or disks",
 		net,
 		"processes: a PID namespace of its own, so nothing outside can be signalled and nothing outlives bwrap",
-		"seccomp: no chmod/chown/utime/xattr changes, core-dump limit, ptrace, mounts, namespaces, keys, BPF, modules, io_uring, TIOCSTI",
+		seccompSummary,
 		"privileges: every capability dropped",
 	}
 }

@@ -122,29 +122,23 @@ func readRoots() []string {
 // landlock confines commands with Landlock and seccomp on the starting
 // thread, and drops its capabilities.
 type landlock struct {
-	abi    int
-	rights landlockRights
-	filter []unix.SockFilter
-	// fetchFilter is the filter of a command allowed to fetch.
-	fetchFilter []unix.SockFilter
+	abi     int
+	rights  landlockRights
+	filters filterSet
 	// roots are the paths to grant reading, found once.
 	roots []string
+	// pidns says each command gets a PID namespace of its own.
+	pidns bool
 }
 
 func newLandlock(abi, errata int, opts Options) (*landlock, error) {
 	rights := rightsFor(abi, errata, opts.Network)
-	fo := filterOptions{network: opts.Network, ponder: os.Getpid(), abi: abi,
-		scopedSignals: rights.scoped&unix.LANDLOCK_SCOPE_SIGNAL != 0}
-	filter, err := buildFilter(fo)
+	filters, err := buildFilterSet(filterOptions{network: opts.Network, ponder: os.Getpid(), abi: abi,
+		scopedSignals: rights.scoped&unix.LANDLOCK_SCOPE_SIGNAL != 0})
 	if err != nil {
 		return nil, err
 	}
-	fo.internet = true
-	fetchFilter, err := buildFilter(fo)
-	if err != nil {
-		return nil, err
-	}
-	return &landlock{abi: abi, rights: rights, filter: filter, fetchFilter: fetchFilter, roots: readRoots()}, nil
+	return &landlock{abi: abi, rights: rights, filters: filters, roots: readRoots(), pidns: pidNamespaceWorks()}, nil
 }
 
 // addPathRule grants rights beneath path (only the rights that apply to a
@@ -166,12 +160,18 @@ func addPathRule(ruleset int, path string, rights uint64) error {
 }
 
 func (l *landlock) prepare(_ *exec.Cmd, scratch string, c Confinement) (func() error, func(), error) {
-	return func() error { return l.restrict(scratch, c.Ports) }, nil, nil
+	return func() error { return l.restrict(scratch, c) }, nil, nil
 }
 
-// restrict confines the calling thread: Landlock first (it needs
+// restrict confines the calling thread: a PID namespace for its next
+// child where ponder may make one, then Landlock (it needs
 // no_new_privs), then the seccomp filter, then capabilities.
-func (l *landlock) restrict(scratch string, ports []uint16) error {
+func (l *landlock) restrict(scratch string, c Confinement) error {
+	if l.pidns {
+		if err := enterPIDNamespace(); err != nil {
+			return fmt.Errorf("a PID namespace for the command: %w", err)
+		}
+	}
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: l.rights.fs, Handled_access_net: l.rights.net, Scoped: l.rights.scoped}
 	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if e != 0 {
@@ -192,10 +192,9 @@ func (l *landlock) restrict(scratch string, ports []uint16) error {
 	if err := addPathRule(ruleset, filepath.Clean(scratch), l.rights.fs); err != nil {
 		return fmt.Errorf("landlock rule for the scratch directory: %w", err)
 	}
-	filter := l.filter
-	if len(ports) > 0 {
-		filter = l.fetchFilter
-		if err := addPortRules(ruleset, l.rights.net, ports); err != nil {
+	filter := l.filters.pick(c)
+	if len(c.Ports) > 0 {
+		if err := addPortRules(ruleset, l.rights.net, c.Ports, c.Lookup); err != nil {
 			return err
 		}
 	}
@@ -221,9 +220,10 @@ type netPortAttr struct {
 // ruleNetPort is LANDLOCK_RULE_NET_PORT.
 const ruleNetPort = 2
 
-// addPortRules lets the command connect to the given TCP ports, and send
-// to port 53 for name lookups where Landlock also handles UDP.
-func addPortRules(ruleset int, handled uint64, ports []uint16) error {
+// addPortRules lets the command connect to the given TCP ports, and,
+// when it must look names up, send to port 53 where Landlock also handles
+// UDP.
+func addPortRules(ruleset int, handled uint64, ports []uint16, lookup bool) error {
 	add := func(port uint16, rights uint64) error {
 		if rights &= handled; rights == 0 {
 			return nil
@@ -240,6 +240,9 @@ func addPortRules(ruleset int, handled uint64, ports []uint16) error {
 		if err := add(p, unix.LANDLOCK_ACCESS_NET_CONNECT_TCP); err != nil {
 			return err
 		}
+	}
+	if !lookup {
+		return nil
 	}
 	return add(53, unix.LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP)
 }
@@ -284,7 +287,8 @@ func (l *landlock) restricts() []string {
 		out = append(out, "abstract Unix sockets: only inside the sandbox")
 	}
 	return append(out,
-		"seccomp: no chmod/chown/utime/xattr changes, core-dump limit, ptrace, mounts, namespaces, keys, BPF, modules, io_uring, TIOCSTI",
+		pidNamespaceNote(l.pidns),
+		seccompSummary,
 		"privileges: no_new_privs; every capability dropped",
 	)
 }

@@ -13,7 +13,16 @@ type Process struct {
 	done    chan struct{}
 	err     error
 	scratch string
+	// pidns says the command is the first process of a PID namespace
+	// of its own.
+	pidns bool
 }
+
+// OwnPIDNamespace reports whether the command is the first process of a
+// PID namespace of its own. Such a process gets no signal from outside
+// that it has no handler for, SIGKILL and SIGSTOP apart: a SIGTERM meant
+// to end it is dropped unless it asked for one.
+func (p *Process) OwnPIDNamespace() bool { return p.pidns }
 
 // Pid is the command's process id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
@@ -27,6 +36,11 @@ func (p *Process) Wait() error {
 	<-p.done
 	return p.err
 }
+
+// Kill sends SIGKILL to the command (not to what it started), through
+// the handle the start returned, so that a pid reused after the command
+// was reaped is never hit.
+func (p *Process) Kill() error { return p.cmd.Process.Kill() }
 
 // Scratch is the private writable directory of a confined command, or "".
 func (p *Process) Scratch() string { return p.scratch }

@@ -74,6 +74,11 @@ type Confinement struct {
 	// up names; the hosts it reaches are the permission rules' to judge.
 	// Without sandbox.network, a confined command has no network else.
 	Ports []uint16
+	// Lookup says a fetch names a host that must be looked up, so the
+	// command may also open UDP sockets for DNS. Where Landlock cannot
+	// limit UDP (below ABI 10), such a command may send datagrams to any
+	// host and port while it runs; without Lookup it opens no UDP socket.
+	Lookup bool
 }
 
 // confiner is one mechanism's way of wrapping a command.
@@ -88,7 +93,8 @@ type confiner interface {
 }
 
 // New picks the best mechanism that works here, or the one opts.Choice
-// names.
+// names. The first call in a process also removes the scratch directories
+// that ponder processes no longer running left behind.
 func New(opts Options) (*Sandbox, error) {
 	choice := strings.TrimSpace(strings.ToLower(opts.Choice))
 	switch Kind(choice) {
@@ -96,6 +102,7 @@ func New(opts Options) (*Sandbox, error) {
 	default:
 		return nil, fmt.Errorf("%s=%q: want landlock, bwrap, seatbelt or none", ChoiceEnv, opts.Choice)
 	}
+	staleOnce.Do(func() { removeStaleScratch(os.TempDir()) })
 	s := &Sandbox{opts: opts}
 	if Kind(choice) == KindNone {
 		s.kind = KindNone
@@ -180,7 +187,7 @@ func (s *Sandbox) StartWith(cmd *exec.Cmd, o StartOptions) (*Process, error) {
 	if s == nil || s.impl == nil {
 		return nil, ErrUnavailable
 	}
-	scratch, err := os.MkdirTemp("", "ponder-sandbox-")
+	scratch, err := makeScratch()
 	if err != nil {
 		return nil, fmt.Errorf("making the sandbox's scratch directory: %w", err)
 	}
@@ -204,5 +211,6 @@ func (s *Sandbox) StartWith(cmd *exec.Cmd, o StartOptions) (*Process, error) {
 		_ = os.RemoveAll(scratch)
 		return nil, err
 	}
+	p.pidns = s.startsPIDNamespaces()
 	return p, nil
 }

@@ -123,6 +123,10 @@ func helper(action, arg string) string {
 		return res(err)
 	case "int80":
 		return "skipped"
+	default:
+		if r, ok := helperMore(action, arg); ok {
+			return res(r)
+		}
 	}
 	return "unknown action " + action
 }
@@ -636,4 +640,57 @@ func TestDenyLayer(t *testing.T) {
 	if out := shellRun(t, nil, false, `cat "$1/secret"`, dir); !strings.Contains(out, "SECRET-TEXT") {
 		t.Errorf("without a deny layer: %q", out)
 	}
+}
+
+// As root, a confined command's shell is the first process of a PID
+// namespace of its own: whatever it leaves running, however detached,
+// dies with it, and the command holds no capability to make namespaces
+// itself. Without root there is no namespace, and doctor says so.
+func TestCommandsGetAPIDNamespace(t *testing.T) {
+	s := landlockBox(t, Options{})
+	notes := strings.Join(s.Status().Restricts, "\n")
+	if !pidNamespaceWorks() {
+		if !strings.Contains(notes, "best effort") {
+			t.Errorf("doctor does not say containment is best effort:\n%s", notes)
+		}
+		t.Skip("no PID namespaces here (ponder is not root)")
+	}
+	if !strings.Contains(notes, "PID namespace per command") {
+		t.Errorf("doctor does not name the PID namespace:\n%s", notes)
+	}
+	marker := fmt.Sprintf("4%05d", os.Getpid()%100000)
+	out := shellRun(t, s, true, `echo "pid $$"; setsid sh -c "sleep 300.$1" </dev/null >/dev/null 2>&1 & (sleep 301.$1 </dev/null >/dev/null 2>&1 &) ; unshare -p true 2>/dev/null && echo unshared; exit 0`, marker)
+	if !strings.Contains(out, "pid 1\n") {
+		t.Errorf("the shell is not its namespace's first process:\n%s", out)
+	}
+	if strings.Contains(out, "unshared") {
+		t.Errorf("the command made a PID namespace of its own:\n%s", out)
+	}
+	// The kernel has killed the namespace's other processes by the time
+	// the shell is reaped: no waiting.
+	if left := procsWith(marker); len(left) > 0 {
+		for _, p := range left {
+			pid, _ := strconv.Atoi(strings.SplitN(p, ":", 2)[0])
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		t.Fatalf("processes outlived the command's shell: %v", left)
+	}
+}
+
+// procsWith lists live processes whose command line holds marker.
+func procsWith(marker string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil || !strings.Contains(string(cmdline), marker) || bytes.Contains(stat, []byte(") Z ")) {
+			continue
+		}
+		out = append(out, e.Name()+": "+strings.ReplaceAll(string(cmdline), "\x00", " "))
+	}
+	return out
 }

@@ -11,6 +11,9 @@ const filterArch = unix.AUDIT_ARCH_AARCH64
 // value.
 const filterFirstBad = 0
 
+// archAllowed is empty: arm64 has only the generic calls.
+var archAllowed []uint32
+
 // archDenied is empty: arm64 has only the *at forms of chmod, chown and
 // utime, and no port I/O.
 var archDenied []uint32

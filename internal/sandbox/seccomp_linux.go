@@ -9,27 +9,37 @@ import (
 )
 
 // The seccomp filter covers what Landlock does not: changing file modes,
-// owners, times and extended attributes; raising the core-dump limit;
-// reaching into other processes; mounting, namespaces, keys, BPF, kernel
-// modules and other administration; sockets a reader does not need; and
-// pushing input into a terminal. Each such call fails with EPERM rather
-// than killing the command, so a reader that tries one by the way (say, a
-// tool that sets a file's mode in its cache) reports an error and goes on.
+// owners, times, extended attributes and inode flags; raising the
+// core-dump limit; reaching into other processes; mounting, namespaces,
+// keys, BPF, kernel modules and other administration; System V IPC;
+// sockets a reader does not need; ioctls other than queries; and every
+// call it does not know (see seccomp_table_linux.go). A refused call
+// fails with an errno rather than killing the command, so a reader that
+// tries one by the way (say, a tool that sets a file's mode in its cache)
+// reports an error and goes on.
 //
 // The filter is hand-assembled rather than built with a policy library
 // because it must compare int arguments on their low 32 bits only (the
 // kernel ignores the high half, so a 64-bit comparison can be passed by
 // setting it) and must refuse every call made through another
-// architecture's entry point (int 0x80 on x86-64), which the libraries'
-// deny lists let through to their default action.
+// architecture's entry point (int 0x80 on x86-64).
+
+// seccompSummary says what the filter refuses, for ponder doctor.
+const seccompSummary = "seccomp: an allow-list of system calls (unknown ones fail with ENOSYS); no chmod/chown/utime/xattr or inode-flag changes, " +
+	"ioctls other than queries, core-dump limit, ptrace, mounts, namespaces, keys, BPF, modules, io_uring, System V IPC; " +
+	"a command allowed to fetch opens TCP only (no MPTCP, raw or Fast Open), and UDP only to look names up"
 
 // filterOptions parametrise the filter.
 type filterOptions struct {
 	network bool
-	// internet lets the command open IPv4 and IPv6 sockets (not Unix
-	// ones): the filter of a command whose fetches the permission rules
-	// allowed, where Landlock limits TCP to the ports those fetches name.
+	// internet lets the command open TCP sockets over IPv4 and IPv6 (not
+	// Unix ones, not MPTCP, not raw): the filter of a command whose
+	// fetches the permission rules allowed, where Landlock limits TCP to
+	// the ports those fetches name.
 	internet bool
+	// lookup also lets it open UDP sockets, to look up the names its
+	// fetches connect to.
+	lookup bool
 	// ponder is ponder's own process id, which a confined command may
 	// not signal.
 	ponder int
@@ -43,100 +53,160 @@ type filterOptions struct {
 const namespaceFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET
 
-// deniedAlways are refused whatever their arguments.
-var deniedAlways = append([]uint32{
-	// File modes, owners, times, extended attributes.
-	unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2,
-	unix.SYS_FCHOWN, unix.SYS_FCHOWNAT,
-	unix.SYS_UTIMENSAT,
-	unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
-	unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
-	// Other processes' memory and files.
-	unix.SYS_PTRACE, unix.SYS_PROCESS_VM_WRITEV, unix.SYS_PROCESS_VM_READV, unix.SYS_PIDFD_GETFD,
-	// An obsolete way to signal any thread by id, ponder's included.
-	unix.SYS_TKILL,
-	// Mounts, namespaces, the root directory.
-	unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_MOVE_MOUNT,
-	unix.SYS_FSOPEN, unix.SYS_FSCONFIG, unix.SYS_FSMOUNT, unix.SYS_FSPICK,
-	unix.SYS_OPEN_TREE, unix.SYS_OPEN_TREE_ATTR, unix.SYS_MOUNT_SETATTR, unix.SYS_CHROOT,
-	unix.SYS_UNSHARE, unix.SYS_SETNS,
-	// Keys, BPF, modules, kexec, reboot, swap.
-	unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_BPF,
-	unix.SYS_INIT_MODULE, unix.SYS_FINIT_MODULE, unix.SYS_DELETE_MODULE,
-	unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD, unix.SYS_REBOOT,
-	unix.SYS_SWAPON, unix.SYS_SWAPOFF,
-	// Clocks, names, accounting, quotas.
-	unix.SYS_SETTIMEOFDAY, unix.SYS_CLOCK_SETTIME, unix.SYS_CLOCK_ADJTIME, unix.SYS_ADJTIMEX,
-	unix.SYS_SETHOSTNAME, unix.SYS_SETDOMAINNAME, unix.SYS_ACCT,
-	unix.SYS_QUOTACTL, unix.SYS_QUOTACTL_FD,
-	// Files by handle, page-fault handling, io_uring (which would run
-	// calls past this filter), performance counters.
-	unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_USERFAULTFD,
-	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
-	unix.SYS_PERF_EVENT_OPEN,
-}, archDenied...)
+// sockTypeMask is SOCK_TYPE_MASK: the type argument of socket() also
+// carries SOCK_NONBLOCK and SOCK_CLOEXEC, which the comparison ignores.
+const sockTypeMask = 0xf
 
-// filterRules lists the filter's rules.
+// filterRules lists the filter's rules: one for every call it knows.
 func filterRules(o filterOptions) []rule {
-	eperm := uint32(retErrno | uint32(unix.EPERM))
-	var rules []rule
-	for _, nr := range deniedAlways {
-		rules = append(rules, rule{nr: nr, ret: eperm})
+	eperm := errnoRet(uint32(unix.EPERM))
+	allow := uint32(retAllow)
+	byNr := map[uint32]rule{}
+	for _, nr := range allowedCalls {
+		byNr[nr] = rule{nr: nr, otherwise: allow}
 	}
+	for _, nr := range deniedCalls {
+		byNr[nr] = rule{nr: nr, otherwise: eperm}
+	}
+	eq := func(arg int, v uint32) cond { return cond{kind: lo32Eq, arg: arg, value: v} }
+	ne := func(arg int, v uint32) cond { return cond{kind: lo32Ne, arg: arg, value: v} }
+	set := func(arg int) cond { return cond{kind: nonZero64, arg: arg} }
+	// deny refuses a call when any alternative holds; allowOnly lets it
+	// through only when one does.
+	deny := func(nr uint32, alts ...[]cond) { byNr[nr] = rule{nr: nr, alts: alts, ret: eperm, otherwise: allow} }
+	allowOnly := func(nr uint32, alts ...[]cond) { byNr[nr] = rule{nr: nr, alts: alts, ret: allow, otherwise: eperm} }
+
+	// Landlock stops truncation by path from ABI 3 on; below, the filter
+	// does.
+	truncate := allow
 	if o.abi < 3 {
-		rules = append(rules, rule{nr: unix.SYS_TRUNCATE, ret: eperm})
+		truncate = eperm
 	}
+	byNr[unix.SYS_TRUNCATE] = rule{nr: unix.SYS_TRUNCATE, otherwise: truncate}
+	pid := uint32(o.ponder)
 	if !o.scopedSignals {
 		// Without Landlock's signal scope, a command could signal one of
 		// ponder's threads by id. With the scope this rule must not be
 		// there: the filter also binds the thread that starts the
 		// command, and Go's runtime on that thread preempts ponder's
 		// other threads with tgkill.
-		pid := uint32(o.ponder)
-		rules = append(rules,
-			rule{nr: unix.SYS_TGKILL, alts: [][]cond{{{kind: lo32Eq, arg: 0, value: pid}}}, ret: eperm},
-			rule{nr: unix.SYS_RT_TGSIGQUEUEINFO, alts: [][]cond{{{kind: lo32Eq, arg: 0, value: pid}}}, ret: eperm})
+		deny(unix.SYS_TGKILL, []cond{eq(0, pid)})
+		deny(unix.SYS_RT_TGSIGQUEUEINFO, []cond{eq(0, pid)})
+	} else {
+		byNr[unix.SYS_TGKILL] = rule{nr: unix.SYS_TGKILL, otherwise: allow}
+		byNr[unix.SYS_RT_TGSIGQUEUEINFO] = rule{nr: unix.SYS_RT_TGSIGQUEUEINFO, otherwise: allow}
 	}
+	// Signals to ponder, its process group, or every process.
+	deny(unix.SYS_KILL, []cond{eq(0, pid)}, []cond{eq(0, -pid)}, []cond{eq(0, 0xffffffff)})
+	deny(unix.SYS_RT_SIGQUEUEINFO, []cond{eq(0, pid)})
+	deny(unix.SYS_PIDFD_OPEN, []cond{eq(0, pid)})
+	// The core-dump limit stays where ponder put it (0): neither setrlimit
+	// nor prlimit64 may change it, and prlimit64 may not change another
+	// process's limits.
+	deny(unix.SYS_SETRLIMIT, []cond{eq(0, unix.RLIMIT_CORE)})
+	deny(unix.SYS_PRLIMIT64, []cond{eq(1, unix.RLIMIT_CORE), set(2)}, []cond{ne(0, 0), set(2)})
+	// Scheduling and I/O priority: a command's own (pid 0, its own
+	// process group), never another process's or a whole user's.
+	for _, nr := range []uint32{unix.SYS_SCHED_SETAFFINITY, unix.SYS_SCHED_SETSCHEDULER, unix.SYS_SCHED_SETPARAM, unix.SYS_SCHED_SETATTR} {
+		allowOnly(nr, []cond{eq(0, 0)})
+	}
+	allowOnly(unix.SYS_SETPRIORITY, []cond{eq(0, unix.PRIO_PROCESS), eq(1, 0)}, []cond{eq(0, unix.PRIO_PGRP), eq(1, 0)})
+	const ioprioWhoProcess, ioprioWhoPgrp = 1, 2
+	allowOnly(unix.SYS_IOPRIO_SET, []cond{eq(0, ioprioWhoProcess), eq(1, 0)}, []cond{eq(0, ioprioWhoPgrp), eq(1, 0)})
+	// ioctl: the queries a reader makes, nothing else.
+	var ioctls [][]cond
+	for _, req := range allowedIoctls {
+		ioctls = append(ioctls, []cond{eq(1, req)})
+	}
+	allowOnly(unix.SYS_IOCTL, ioctls...)
+	// No new namespaces through clone; clone3 hides its flags in memory
+	// the filter cannot read, so it reports "not implemented" and C
+	// libraries fall back to clone.
+	deny(unix.SYS_CLONE, []cond{{kind: lo32AnyBit, arg: 0, value: namespaceFlags}})
+	byNr[unix.SYS_CLONE3] = rule{nr: unix.SYS_CLONE3, otherwise: errnoRet(uint32(unix.ENOSYS))}
+	// Socket pairs are private to the command.
+	allowOnly(unix.SYS_SOCKETPAIR, []cond{eq(0, unix.AF_UNIX)})
+	allowOnly(unix.SYS_SOCKET, socketAlternatives(o)...)
+	if !o.network {
+		// TCP Fast Open connects inside sendto and sendmsg, past the
+		// connect hook where Landlock checks the port: a command allowed
+		// one port could reach any other that way.
+		fastOpen := func(arg int) []cond { return []cond{{kind: lo32AnyBit, arg: arg, value: unix.MSG_FASTOPEN}} }
+		deny(unix.SYS_SENDTO, fastOpen(3))
+		deny(unix.SYS_SENDMSG, fastOpen(2))
+		deny(unix.SYS_SENDMMSG, fastOpen(3))
+	}
+
+	rules := make([]rule, 0, len(byNr))
+	for _, r := range byNr {
+		rules = append(rules, r)
+	}
+	return rules
+}
+
+// socketAlternatives are the sockets a command may open. Netlink (which
+// reads interface and routing state; changing it needs capabilities the
+// command lacks) always. With the network setting, Unix, IPv4 and IPv6
+// sockets of any kind. A command allowed to fetch gets TCP over IPv4 and
+// IPv6 only, since Landlock limits TCP to the fetches' ports and nothing
+// else: not MPTCP, SCTP or raw sockets, which Landlock does not see, and
+// UDP only when a fetch names a host to look up. Every other family never.
+func socketAlternatives(o filterOptions) [][]cond {
 	eq := func(arg int, v uint32) cond { return cond{kind: lo32Eq, arg: arg, value: v} }
-	ne := func(arg int, v uint32) cond { return cond{kind: lo32Ne, arg: arg, value: v} }
-	set := func(arg int) cond { return cond{kind: nonZero64, arg: arg} }
-	pid := uint32(o.ponder)
-	rules = append(rules,
-		// The core-dump limit stays where ponder put it (0): neither
-		// setrlimit nor prlimit64 may change it, and prlimit64 may not
-		// change another process's limits.
-		rule{nr: unix.SYS_SETRLIMIT, alts: [][]cond{{eq(0, unix.RLIMIT_CORE)}}, ret: eperm},
-		rule{nr: unix.SYS_PRLIMIT64, alts: [][]cond{{eq(1, unix.RLIMIT_CORE), set(2)}, {ne(0, 0), set(2)}}, ret: eperm},
-		// No input pushed into a terminal, no console tricks.
-		rule{nr: unix.SYS_IOCTL, alts: [][]cond{{eq(1, unix.TIOCSTI)}, {eq(1, unix.TIOCLINUX)}}, ret: eperm},
-		// No new namespaces through clone; clone3 hides its flags in
-		// memory the filter cannot read, so it reports "not
-		// implemented" and C libraries fall back to clone.
-		rule{nr: unix.SYS_CLONE, alts: [][]cond{{{kind: lo32AnyBit, arg: 0, value: namespaceFlags}}}, ret: eperm},
-		rule{nr: unix.SYS_CLONE3, ret: retErrno | uint32(unix.ENOSYS)},
-		// Signals to ponder, its process group, or every process.
-		rule{nr: unix.SYS_KILL, alts: [][]cond{{eq(0, pid)}, {eq(0, -pid)}, {eq(0, 0xffffffff)}}, ret: eperm},
-		rule{nr: unix.SYS_RT_SIGQUEUEINFO, alts: [][]cond{{eq(0, pid)}}, ret: eperm},
-		rule{nr: unix.SYS_PIDFD_OPEN, alts: [][]cond{{eq(0, pid)}}, ret: eperm},
-		// Socket pairs are private to the command.
-		rule{nr: unix.SYS_SOCKETPAIR, alts: [][]cond{{ne(0, unix.AF_UNIX)}}, ret: eperm},
-	)
-	// Sockets: netlink (which reads interface and routing state; changing
-	// it needs capabilities the command lacks) always; Unix, IPv4 and IPv6
-	// only with the network setting; every other family never.
-	allowed := []uint32{unix.AF_NETLINK}
+	kind := func(t uint32) cond { return cond{kind: lo32MaskEq, arg: 1, value: t, mask: sockTypeMask} }
+	alts := [][]cond{{eq(0, unix.AF_NETLINK)}}
 	switch {
 	case o.network:
-		allowed = append(allowed, unix.AF_UNIX, unix.AF_INET, unix.AF_INET6)
+		for _, af := range []uint32{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6} {
+			alts = append(alts, []cond{eq(0, af)})
+		}
 	case o.internet:
-		allowed = append(allowed, unix.AF_INET, unix.AF_INET6)
+		for _, af := range []uint32{unix.AF_INET, unix.AF_INET6} {
+			alts = append(alts,
+				[]cond{eq(0, af), kind(unix.SOCK_STREAM), eq(2, 0)},
+				[]cond{eq(0, af), kind(unix.SOCK_STREAM), eq(2, unix.IPPROTO_TCP)})
+			if o.lookup {
+				alts = append(alts,
+					[]cond{eq(0, af), kind(unix.SOCK_DGRAM), eq(2, 0)},
+					[]cond{eq(0, af), kind(unix.SOCK_DGRAM), eq(2, unix.IPPROTO_UDP)})
+			}
+		}
 	}
-	var others []cond
-	for _, af := range allowed {
-		others = append(others, ne(0, af))
+	return alts
+}
+
+// filterSet holds the filters a mechanism picks from, per command: one
+// for commands without fetches, one for commands allowed to fetch from
+// addresses alone, one for those that must also look a name up.
+type filterSet struct {
+	plain, fetch, lookup []unix.SockFilter
+}
+
+// buildFilterSet assembles the three filters from the options they share.
+func buildFilterSet(o filterOptions) (filterSet, error) {
+	var s filterSet
+	var err error
+	if s.plain, err = buildFilter(o); err != nil {
+		return s, err
 	}
-	rules = append(rules, rule{nr: unix.SYS_SOCKET, alts: [][]cond{others}, ret: eperm})
-	return rules
+	o.internet = true
+	if s.fetch, err = buildFilter(o); err != nil {
+		return s, err
+	}
+	o.lookup = true
+	s.lookup, err = buildFilter(o)
+	return s, err
+}
+
+// pick returns the filter for a command confined as c says.
+func (s filterSet) pick(c Confinement) []unix.SockFilter {
+	switch {
+	case len(c.Ports) == 0:
+		return s.plain
+	case c.Lookup:
+		return s.lookup
+	}
+	return s.fetch
 }
 
 // buildFilter assembles the filter for this machine.

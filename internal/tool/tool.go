@@ -181,6 +181,14 @@ type Confinement struct {
 	// Ports are the TCP ports of the fetches the rules allowed the
 	// command; a confined command may connect to these only.
 	Ports []uint16
+	// Lookup says a fetch must look its host up, so the command may also
+	// send DNS queries.
+	Lookup bool
+}
+
+// ConfinementFor is how the engine's decision says a call must run.
+func ConfinementFor(d permission.Decision) Confinement {
+	return Confinement{Sandbox: d.Sandbox, Ports: d.Ports, Lookup: d.Lookup}
 }
 
 // WithConfinement records the engine's ruling for the call being run.

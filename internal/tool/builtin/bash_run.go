@@ -69,7 +69,7 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	scope := c.opts.Processes.Begin()
 	var in *sandbox.Confinement
 	if confine.Sandbox {
-		in = &sandbox.Confinement{Ports: confine.Ports}
+		in = &sandbox.Confinement{Ports: confine.Ports, Lookup: confine.Lookup}
 	}
 	deny := c.deny(confine.Sandbox)
 	proc, err := c.opts.Sandbox.StartWith(cmd, sandbox.StartOptions{Confine: in, Deny: deny})
@@ -114,6 +114,12 @@ func (c *bashCall) deny(confined bool) sandbox.Deny {
 // kills everything the command started.
 func (r *shellRun) stop() {
 	signalGroup(r.pid, false)
+	if r.proc.OwnPIDNamespace() && !catchesTerm(r.pid) {
+		// The shell is its namespace's first process, which drops a
+		// SIGTERM it has no handler for; by default it would have ended,
+		// so end it (and with it the namespace) as SIGTERM would.
+		_ = r.proc.Kill()
+	}
 	grace := time.NewTimer(bashKillGrace)
 	defer grace.Stop()
 	select {

@@ -69,6 +69,12 @@ type editPlan struct {
 }
 
 func (c *editCall) plan(ctx context.Context) (*editPlan, error) {
+	w := fileWriter{ctx: ctx, path: c.path}
+	return c.planFrom(func() ([]byte, error) { return w.read(c.env) })
+}
+
+// planFrom applies the edit to what read returns.
+func (c *editCall) planFrom(read func() ([]byte, error)) (*editPlan, error) {
 	info, err := os.Stat(c.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -83,7 +89,7 @@ func (c *editCall) plan(ctx context.Context) (*editPlan, error) {
 			return nil, err
 		}
 	}
-	data, err := c.env.ReadFile(ctx, c.path)
+	data, err := read()
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +129,15 @@ func (c *editCall) Run(ctx context.Context) tool.Result {
 	if err := ctx.Err(); err != nil {
 		return tool.Errorf("Edit was interrupted before it started.")
 	}
-	p, err := c.plan(ctx)
+	w := writerFor(ctx, c.path)
+	if w.err != nil {
+		return tool.Errorf("%v", w.err)
+	}
+	p, err := c.planFrom(func() ([]byte, error) { return w.read(c.env) })
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	if err := commit(ctx, c.env, c.path, []byte(p.content)); err != nil {
+	if err := w.commit(c.env, []byte(p.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
 	}
 	what := "Replaced 1 occurrence"

@@ -107,7 +107,13 @@ type foundFile struct {
 	mod  time.Time
 }
 
+// Run works on a goroutine of its own, so that ponder stops waiting once
+// ctx is done even when the file system does not answer.
 func (c *globCall) Run(ctx context.Context) tool.Result {
+	return untilDone(ctx, "Glob", func() tool.Result { return c.run(ctx) })
+}
+
+func (c *globCall) run(ctx context.Context) tool.Result {
 	info, err := os.Stat(c.base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -176,11 +176,18 @@ func (c *grepCall) Access() permission.Access {
 type grepStats struct {
 	large      int    // files over the size limit
 	binaryRoot bool   // the one file searched is binary
+	cutAt      int64  // the one file searched was read only this far
 	hidden     string // what the permission rules left out, in words
 	stream     streamStats
 }
 
+// Run searches on a goroutine of its own, so that ponder stops waiting
+// once ctx is done even when a read blocks in the kernel.
 func (c *grepCall) Run(ctx context.Context) tool.Result {
+	return untilDone(ctx, "Grep", func() tool.Result { return c.run(ctx) })
+}
+
+func (c *grepCall) run(ctx context.Context) tool.Result {
 	info, err := os.Stat(c.root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -197,21 +204,26 @@ func (c *grepCall) Run(ctx context.Context) tool.Result {
 	if info.IsDir() {
 		results, stats, err = c.searchTree(ctx)
 	} else {
-		results, stats = c.searchOne()
+		results, stats, err = c.searchOne(ctx)
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return tool.Errorf("Grep was interrupted.")
-		}
+	var refused *refusedFile
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return tool.Errorf("Grep was interrupted.")
+	case errors.As(err, &refused):
+		return tool.Errorf("%s.", err)
+	default:
 		return tool.Errorf("Cannot search %s: %v", c.root, err)
 	}
 	return c.format(results, stats)
 }
 
 // searchOne searches a single named file, whatever its size or name: a
-// file too large for a directory search is searched as it is read, in
-// bounded memory.
-func (c *grepCall) searchOne() ([]fileResult, grepStats) {
+// file too large for a directory search, or one on a pseudo file system
+// (whose size says nothing), is searched as it is read, in bounded
+// memory and up to a bounded number of bytes.
+func (c *grepCall) searchOne(ctx context.Context) ([]fileResult, grepStats, error) {
 	s := *c.s
 	s.maxSize = 0
 	var (
@@ -220,20 +232,29 @@ func (c *grepCall) searchOne() ([]fileResult, grepStats) {
 		skip  skipReason
 		stats grepStats
 	)
-	if f, err := os.Open(c.root); err != nil {
-		skip = skippedError
-	} else if info, err := f.Stat(); err == nil && info.Size() > grepMaxFileSize {
-		r, ok, skip, stats.stream = newGrepWorker(&s).searchStream(f, c.root, defaultStream)
-		f.Close()
-	} else {
-		f.Close()
+	f, err := openForReading(c.root)
+	if err != nil {
+		return nil, stats, err
+	}
+	defer f.Close()
+	if !f.pseudo && f.info.Size() <= grepMaxFileSize {
 		r, ok, skip = newGrepWorker(&s).searchFile(c.root)
 	}
-	stats.binaryRoot = skip == skippedBinary
-	if !ok {
-		return nil, stats
+	if f.pseudo || f.info.Size() > grepMaxFileSize || skip == skippedLarge {
+		lr := &limitedReader{r: ctxReader{ctx, f}, n: f.maxBytes()}
+		r, ok, skip, stats.stream = newGrepWorker(&s).searchStream(lr, c.root, defaultStream)
+		if lr.reached {
+			stats.cutAt = lr.n0()
+		}
 	}
-	return []fileResult{r}, stats
+	stats.binaryRoot = skip == skippedBinary
+	if err := ctx.Err(); err != nil {
+		return nil, stats, err
+	}
+	if !ok {
+		return nil, stats, nil
+	}
+	return []fileResult{r}, stats, nil
 }
 
 // searchTree walks the tree and searches its files on a pool of workers.

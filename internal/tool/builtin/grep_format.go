@@ -23,6 +23,9 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 	if stats.stream.cutLines {
 		notes = append(notes, fmt.Sprintf("Lines longer than %d MB were searched in pieces; a match across two pieces is missed.", defaultStream.maxLine>>20))
 	}
+	if stats.cutAt > 0 {
+		notes = append(notes, fmt.Sprintf("Only the first %d MB of the file were searched; it goes on.", stats.cutAt>>20))
+	}
 	if stats.stream.windowed {
 		notes = append(notes, fmt.Sprintf("The file was searched in windows; a multiline match longer than %d MB may be missed.", defaultStream.carry>>20))
 	}

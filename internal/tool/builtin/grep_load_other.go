@@ -21,11 +21,20 @@ func (w *grepWorker) load(path string) ([]byte, skipReason) {
 	if w.s.maxSize > 0 && info.Size() > w.s.maxSize {
 		return nil, skippedLarge
 	}
-	if need := int(info.Size()) + 1; cap(w.buf) < need {
+	limit := w.s.maxSize
+	if limit <= 0 {
+		// A file named explicitly and small when looked at: one that
+		// grew since is streamed instead (see searchOne).
+		limit = 2 * grepMaxFileSize
+	}
+	if need := int(min(info.Size(), limit)) + 1; cap(w.buf) < need {
 		w.buf = make([]byte, 0, need+need/4)
 	}
 	buf := w.buf[:0]
 	for {
+		if int64(len(buf)) > limit {
+			return nil, skippedLarge
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 			w.buf = buf[:0]

@@ -8,29 +8,45 @@ import (
 
 // load reads a whole file into the worker's buffer with plain system
 // calls: for the many small files of a source tree, skipping the
-// bookkeeping of os.File (poller registration, finalizers, a stat per
-// file) is a large part of the search time. The file size is only asked
-// for when the buffer fills up.
+// bookkeeping of os.File (poller registration, finalizers) is a large
+// part of the search time. The opened descriptor must be a regular file
+// on a file system whose files may be read (see openForReading); what is
+// read stops at the size limit whatever size the file reports, since
+// pseudo files report 0 and read on without end.
 func (w *grepWorker) load(path string) ([]byte, skipReason) {
 	fd, err := openRetry(path)
 	if err != nil {
 		return nil, skippedError
 	}
 	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, skippedError
+	}
+	pseudo, refuse := pseudoFD(fd, path)
+	if refuse != "" {
+		return nil, skippedError
+	}
+	limit := w.s.maxSize
+	if limit <= 0 {
+		// A file named explicitly and small when looked at: one that
+		// grew since is streamed instead (see searchOne).
+		limit = 2 * grepMaxFileSize
+	}
+	if pseudo {
+		limit = min(limit, pseudoMaxBytes)
+	}
+	if w.s.maxSize > 0 && st.Size > w.s.maxSize {
+		return nil, skippedLarge
+	}
 	buf := w.buf[:0]
 	for {
+		if int64(len(buf)) > limit {
+			return nil, skippedLarge
+		}
 		if len(buf) == cap(buf) {
-			var st syscall.Stat_t
-			if err := syscall.Fstat(fd, &st); err != nil {
-				return nil, skippedError
-			}
-			if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-				return nil, skippedError
-			}
-			if w.s.maxSize > 0 && st.Size > w.s.maxSize {
-				return nil, skippedLarge
-			}
-			grown := make([]byte, len(buf), max(int(st.Size)+4096, 2*cap(buf)))
+			want := max(int(min(st.Size, limit))+4096, 2*cap(buf))
+			grown := make([]byte, len(buf), want)
 			copy(grown, buf)
 			buf = grown
 			w.buf = grown[:0]
@@ -46,10 +62,11 @@ func (w *grepWorker) load(path string) ([]byte, skipReason) {
 			return buf, notSkipped
 		}
 		buf = buf[:len(buf)+n]
-		if len(buf) < cap(buf) && w.s.maxSize > 0 {
+		if len(buf) < cap(buf) && w.s.maxSize > 0 && !pseudo {
 			// A short read of a regular file means its end. (Without a
 			// size limit, as for a file named explicitly, read on to
-			// the zero-byte end to be certain.)
+			// the zero-byte end to be certain; pseudo files may return
+			// less than asked at any time.)
 			return buf, notSkipped
 		}
 	}

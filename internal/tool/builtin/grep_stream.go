@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 )
 
 // A file named to Grep may be of any size. Files up to grepMaxFileSize
@@ -33,11 +32,12 @@ type streamStats struct {
 	windowed bool // a multiline pattern was searched window by window
 }
 
-// searchStream searches the open file f (named path) a window at a time.
+// searchStream searches what f (the file named path) reads, a window at
+// a time.
 // It finds what searchFile would, with two bounds: a line longer than
 // lim.maxLine is searched in pieces, and a multiline match must fit in
 // lim.carry plus a window.
-func (w *grepWorker) searchStream(f *os.File, path string, lim streamLimits) (fileResult, bool, skipReason, streamStats) {
+func (w *grepWorker) searchStream(f io.Reader, path string, lim streamLimits) (fileResult, bool, skipReason, streamStats) {
 	s := w.s
 	var st streamStats
 	res := fileResult{path: path}

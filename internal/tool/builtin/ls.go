@@ -70,7 +70,13 @@ func (c *lsCall) skip(e gitignore.Entry) bool {
 	return false
 }
 
+// Run works on a goroutine of its own, so that ponder stops waiting once
+// ctx is done even when the file system does not answer.
 func (c *lsCall) Run(ctx context.Context) tool.Result {
+	return untilDone(ctx, "LS", func() tool.Result { return c.run(ctx) })
+}
+
+func (c *lsCall) run(ctx context.Context) tool.Result {
 	info, err := os.Stat(c.dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

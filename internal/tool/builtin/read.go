@@ -78,37 +78,41 @@ func (c *readCall) Access() permission.Access {
 	return fileAccess(c.path)
 }
 
+// Run reads the file on a goroutine of its own, so that ponder stops
+// waiting once ctx is done even when a read blocks in the kernel.
 func (c *readCall) Run(ctx context.Context) tool.Result {
-	info, err := os.Stat(c.path)
+	return untilDone(ctx, "Read", func() tool.Result { return c.run(ctx) })
+}
+
+func (c *readCall) run(ctx context.Context) tool.Result {
+	if ext := binaryExtension(c.path); ext != "" {
+		if info, err := os.Stat(c.path); err == nil && info.Mode().IsRegular() {
+			return tool.Errorf("%s looks like a binary file (%s), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path, ext)
+		}
+	}
+	f, err := openForReading(c.path)
+	var refused *refusedFile
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return tool.Errorf("%s", notFoundMessage(c.path))
+	case errors.As(err, &refused) && strings.HasSuffix(refused.why, "not a file"):
+		return tool.Errorf("%s is a directory, not a file. Use LS to see what it contains.", c.path)
+	case errors.As(err, &refused):
+		return tool.Errorf("%s.", err)
 	case err != nil:
 		return tool.Errorf("Cannot read %s: %v", c.path, err)
-	case info.IsDir():
-		return tool.Errorf("%s is a directory, not a file. Use LS to see what it contains.", c.path)
-	case !info.Mode().IsRegular():
-		return tool.Errorf("%s is not a regular file (it is a %s); Read only shows regular files.", c.path, describeMode(info.Mode()))
 	}
-	if ext := binaryExtension(c.path); ext != "" {
-		return tool.Errorf("%s looks like a binary file (%s), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path, ext)
-	}
-	var src io.Reader
+	defer f.Close()
+	lr := &limitedReader{r: f, n: f.maxBytes()}
 	if text, ok := c.env.EditorText(ctx, c.path); ok {
-		src = strings.NewReader(text) // the editor's buffer, unsaved changes included
-	} else {
-		f, err := os.Open(c.path)
-		if err != nil {
-			return tool.Errorf("Cannot read %s: %v", c.path, err)
-		}
-		defer f.Close()
-		src = f
+		// The editor's buffer, unsaved changes included.
+		lr = &limitedReader{r: strings.NewReader(text), n: f.maxBytes()}
 	}
-	br := bufio.NewReaderSize(src, 64<<10)
+	br := bufio.NewReaderSize(lr, 64<<10)
 	if head, _ := br.Peek(binarySniffSize); hasNUL(head) {
 		return tool.Errorf("%s contains binary data (a NUL byte near the start), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path)
 	}
-	res, err := c.readLines(ctx, br)
+	res, err := c.readLines(ctx, br, lr)
 	if err != nil {
 		return tool.Errorf("Cannot read %s: %v", c.path, err)
 	}
@@ -128,7 +132,9 @@ func hasNUL(b []byte) bool {
 }
 
 // readLines produces the numbered text for the requested window.
-func (c *readCall) readLines(ctx context.Context, br *bufio.Reader) (tool.Result, error) {
+// lr bounds what is read; once it is reached the text ends there, with a
+// note.
+func (c *readCall) readLines(ctx context.Context, br *bufio.Reader, lr *limitedReader) (tool.Result, error) {
 	var (
 		out       []byte
 		line      []byte // current line, up to a cap
@@ -149,6 +155,9 @@ func (c *readCall) readLines(ctx context.Context, br *bufio.Reader) (tool.Result
 		}
 		if err != nil {
 			return tool.Result{}, err
+		}
+		if lineNo%4096 == 0 && ctx.Err() != nil {
+			return tool.Result{}, ctx.Err()
 		}
 		if stopAt != 0 {
 			// Past the window: only count lines, within a budget.
@@ -171,9 +180,6 @@ func (c *readCall) readLines(ctx context.Context, br *bufio.Reader) (tool.Result
 		}
 		lineNo++
 		if lineNo >= c.offset {
-			if lineNo%4096 == 0 && ctx.Err() != nil {
-				return tool.Result{}, ctx.Err()
-			}
 			text, shortened := cutRunes(string(line), readMaxLineChars)
 			if shortened || cut {
 				text += " … [line truncated at 2000 characters]"
@@ -192,9 +198,14 @@ func (c *readCall) readLines(ctx context.Context, br *bufio.Reader) (tool.Result
 		line, cut = line[:0], false
 	}
 	total := lineNo
+	limitMB := lr.n0() >> 20
 	switch {
+	case total == 0 && lr.reached:
+		return tool.Errorf("%s has no line end in its first %d MB, and Read reads no further.", c.path, limitMB), nil
 	case total == 0:
 		return tool.Result{Content: fmt.Sprintf("%s exists but is empty.", c.path), Summary: "Read empty file"}, nil
+	case shown == 0 && lr.reached:
+		return tool.Errorf("Read reads only the first %d MB of %s (%s); offset %d lies beyond that.", limitMB, c.path, plural(total, "line"), c.offset), nil
 	case shown == 0:
 		return tool.Result{
 			Content: fmt.Sprintf("%s has %s, so offset %d is past its end. Use a smaller offset.", c.path, plural(total, "line"), c.offset),
@@ -203,6 +214,9 @@ func (c *readCall) readLines(ctx context.Context, br *bufio.Reader) (tool.Result
 	}
 	first := c.offset
 	end := first + shown - 1
+	if lr.reached {
+		exact = false
+	}
 	if stopAt != 0 && end < total {
 		var note string
 		switch {
@@ -214,6 +228,8 @@ func (c *readCall) readLines(ctx context.Context, br *bufio.Reader) (tool.Result
 			note = fmt.Sprintf("Showing lines %d-%d; the file goes on", first, end)
 		}
 		out = fmt.Appendf(out, "\n(%s. To continue, read again with offset=%d.)\n", note, end+1)
+	} else if lr.reached {
+		out = fmt.Appendf(out, "\n(Read stops after the first %d MB of this file, which goes on.)\n", limitMB)
 	}
 	return tool.Result{
 		Content: validUTF8(string(out)),

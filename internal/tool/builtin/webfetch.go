@@ -118,7 +118,9 @@ func (c *webFetchCall) Run(ctx context.Context) tool.Result {
 		if len(via) >= 10 {
 			return errors.New("too many redirects")
 		}
-		if !strings.EqualFold(r.URL.Hostname(), c.url.Hostname()) {
+		// The host as the URL rules see it: every loopback name and
+		// address is one host.
+		if !permission.SameURLHost(r.URL.String(), c.url.String()) {
 			return &offHostRedirect{to: r.URL}
 		}
 		if gate != nil {

@@ -121,6 +121,10 @@ func newFetchServer(t *testing.T) *httptest.Server {
 	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/data.json", http.StatusFound)
 	})
+	mux.HandleFunc("/to-localhost", func(w http.ResponseWriter, r *http.Request) {
+		_, port, _ := strings.Cut(r.Host, ":")
+		http.Redirect(w, r, "http://localhost:"+port+"/data.json", http.StatusFound)
+	})
 	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://other.invalid/x", http.StatusFound)
 	})
@@ -152,6 +156,8 @@ func TestWebFetch(t *testing.T) {
 		{"/huge", false, []string{"larger than 5 MB"}, nil},
 		{"/moved", false, []string{"URL: " + srv.URL + "/data.json", "redirected from " + srv.URL + "/moved", `{"a": 1}`}, nil},
 		{"/away", false, []string{"redirects to another host: http://other.invalid/x", "call WebFetch again"}, nil},
+		// Every loopback name and address is one host, as in the rules.
+		{"/to-localhost", false, []string{"/data.json", "redirected from " + srv.URL + "/to-localhost", `{"a": 1}`}, []string{"another host"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {

@@ -92,7 +92,11 @@ func (c *writeCall) Run(ctx context.Context) tool.Result {
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	if err := commit(ctx, c.env, c.path, []byte(c.content)); err != nil {
+	w := writerFor(ctx, c.path)
+	if w.err != nil {
+		return tool.Errorf("%v", w.err)
+	}
+	if err := w.commit(c.env, []byte(c.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
 	}
 	verb := "Created"

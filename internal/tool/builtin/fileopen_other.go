@@ -1,0 +1,10 @@
+//go:build !unix
+
+package builtin
+
+import "os"
+
+func openNonBlocking(path string) (*os.File, error) { return os.Open(path) }
+
+// pseudoFile knows no pseudo file systems here.
+func pseudoFile(*os.File) (bool, string) { return false, "" }

@@ -1,0 +1,73 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/ponder-agent/ponder/internal/atomicfile"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/tool"
+)
+
+// planMaxBytes bounds a plan file read for an edit.
+const planMaxBytes = 16 << 20
+
+// fileWriter is how Write and Edit read and replace the file a call
+// names. In plan mode the only file they may change is the plan file,
+// which may sit in a directory other users can write (a plans directory
+// inside a shared project): there they work on the plan file's own path,
+// following no symbolic link anywhere in it, so a link swapped in after
+// the permission check cannot send the write (or the read) elsewhere.
+// Everywhere else the project is the user's, and a link the user made is
+// followed, as editors do.
+type fileWriter struct {
+	// ctx is the call's, for the user's editor.
+	ctx      context.Context
+	path     string
+	noFollow bool
+	// err refuses the call: in plan mode, a path that is not the plan
+	// file when the call runs.
+	err error
+}
+
+// writerFor returns the writer of path for the call running in ctx.
+func writerFor(ctx context.Context, path string) fileWriter {
+	g := tool.GateFrom(ctx)
+	if g == nil || g.Context.Mode != permission.ModePlan || g.Context.PlanFile == "" {
+		return fileWriter{ctx: ctx, path: path}
+	}
+	plan := g.Context.PlanFile
+	if filepath.Clean(path) != plan && permission.Canonical(path) != plan {
+		return fileWriter{ctx: ctx, err: fmt.Errorf("in plan mode only the plan file %s may change, and %s is not it now", plan, path)}
+	}
+	return fileWriter{ctx: ctx, path: plan, noFollow: true}
+}
+
+// read returns the file's content as the session sees it: the plan file
+// from disk, another file from the user's editor when it has the file
+// open, else from disk.
+func (w fileWriter) read(env *tool.Env) ([]byte, error) {
+	if w.noFollow {
+		return atomicfile.ReadNoFollow(w.path, planMaxBytes)
+	}
+	if text, ok := env.EditorText(w.ctx, w.path); ok {
+		return []byte(text), nil
+	}
+	return readWhole(w.path, editMaxBytes)
+}
+
+// commit replaces the file with data atomically and records the new
+// state as seen by the session, so the next edit needs no fresh read.
+func (w fileWriter) commit(env *tool.Env, data []byte) error {
+	if !w.noFollow {
+		return commit(w.ctx, env, w.path, data)
+	}
+	if err := atomicfile.WriteNoFollow(w.path, data, 0o644); err != nil {
+		return err
+	}
+	if env.Files != nil {
+		env.Files.Note(w.path)
+	}
+	return nil
+}
