@@ -43,6 +43,10 @@ type Question struct {
 	ID      string       `json:"id"`
 	Kind    QuestionKind `json:"kind"`
 	AgentID string       `json:"agent_id,omitempty"`
+	// ToolUseID is the id of the tool call that asks (the call to be
+	// allowed, or the ExitPlanMode, EnterPlanMode or AskUserQuestion call
+	// that puts the question), when a call asks.
+	ToolUseID string `json:"tool_use_id,omitempty"`
 
 	// For AskToolUse: the call and why it needs a yes.
 	Tool   string          `json:"tool,omitempty"`
@@ -69,6 +73,11 @@ type Answer struct {
 	Always bool `json:"always,omitempty"`
 	// Message tells the model why it was refused or what to do instead.
 	Message string `json:"message,omitempty"`
+	// UpdatedInput, with Allow, replaces the call's input. The call is
+	// judged again with it: what the rules refuse stays refused.
+	UpdatedInput json.RawMessage `json:"updated_input,omitempty"`
+	// Interrupt, with a refusal, also ends the turn.
+	Interrupt bool `json:"interrupt,omitempty"`
 
 	// Option is the chosen plan approval option; Feedback goes with a
 	// rejection; EditedPlan, when not nil, replaces the plan file.

@@ -20,6 +20,7 @@ import (
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/hooks"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
@@ -85,6 +86,15 @@ type Options struct {
 	// Sink receives every event synchronously, in order, besides the bus.
 	Sink func(event.Event)
 
+	// SystemPrompt, when set, replaces ponder's system prompt (a host
+	// that brings its own); AppendSystemPrompt is added at its end.
+	// Plan mode's rules do not depend on either: they are enforced, and
+	// explained to the model in the conversation.
+	SystemPrompt       *string
+	AppendSystemPrompt string
+	// Hooks run at a session's moments (see event.HookMatcher).
+	Hooks []event.HookMatcher
+
 	// HTTPClient overrides the provider's HTTP client.
 	HTTPClient *http.Client
 	// LLM, when set, is used instead of a provider built from the
@@ -145,7 +155,13 @@ type App struct {
 	pending   *session.Pending
 	lastState []byte
 	system    string
+	// ownSystem is ponder's own system prompt, before a front end's
+	// replacement or addition.
+	ownSystem string
 	asker     permission.Asker
+
+	// hooks are the session's hooks, from Options and front ends.
+	hooks *hooks.Registry
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.
@@ -200,6 +216,12 @@ func New(opts Options) (*App, error) {
 		a.asker = a.broker
 	default:
 		a.asker = policyAsker{policy: opts.PlanApproval}
+	}
+	a.hooks = hooks.New(a.hookBase)
+	for _, m := range opts.Hooks {
+		if err := a.AddHook(m); err != nil {
+			return nil, &UsageError{Msg: err.Error()}
+		}
 	}
 	if err := a.openSandbox(); err != nil {
 		return nil, err

@@ -75,7 +75,8 @@ func (a *App) open() (err error) {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
 	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker()}
-	a.system = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
+	a.ownSystem = systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault))
+	a.system = a.composeSystem(a.ownSystem)
 	a.main = a.newMain(history)
 	return nil
 }
@@ -168,6 +169,7 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 		Ask:       a.asker,
 		Emit:      a.emit,
 		Log:       a.log,
+		Hooks:     a.hooks,
 
 		AutoCompact: a.autoCompact,
 	}, history)

@@ -74,7 +74,7 @@ func (t AskUserQuestion) Prepare(env *tool.Env, input json.RawMessage) (tool.Cal
 }
 
 func (t AskUserQuestion) run(ctx context.Context, env *tool.Env, qs []permission.UserQuestion) tool.Result {
-	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskUser, AgentID: env.AgentID, Questions: qs})
+	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskUser, AgentID: env.AgentID, ToolUseID: tool.CallID(ctx), Questions: qs})
 	switch {
 	case errors.Is(err, permission.ErrNoAnswerer):
 		return tool.Errorf("Nobody can answer questions in this session. Go on with your best judgement and state the assumptions you make.")

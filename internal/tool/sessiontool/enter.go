@@ -38,7 +38,7 @@ func (t EnterPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
 	if t.Plan.Mode() == permission.ModePlan {
 		return tool.Result{Content: t.Plan.AlreadyInPlanMode()}
 	}
-	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskEnterPlan, AgentID: env.AgentID})
+	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskEnterPlan, AgentID: env.AgentID, ToolUseID: tool.CallID(ctx)})
 	if err != nil {
 		return tool.Errorf("Nobody confirmed the switch to plan mode, so the mode did not change. Continue in the current mode.")
 	}

@@ -50,7 +50,7 @@ func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
 		return tool.Errorf("%s", planmode.NoPlanResult(path))
 	}
 	t.Plan.RequestExit("", plan)
-	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, Plan: plan, PlanFile: path, Options: t.Plan.Options()})
+	ans, err := t.Ask.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, ToolUseID: tool.CallID(ctx), Plan: plan, PlanFile: path, Options: t.Plan.Options()})
 	switch {
 	case errors.Is(err, planmode.ErrApprovalPending):
 		return tool.Result{Content: planmode.PendingResult, Stop: tool.StopPending, Summary: "awaiting approval",
