@@ -3,6 +3,7 @@ package event
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // HookEvent names a moment of a session at which hooks run.
@@ -95,4 +96,7 @@ type HookMatcher struct {
 	Event   HookEvent
 	Matcher string
 	Hooks   []HookFunc
+	// Timeout bounds each hook's run (0: a minute). A hook that fails or
+	// runs out of time has no opinion.
+	Timeout time.Duration
 }

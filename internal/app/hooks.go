@@ -17,7 +17,7 @@ func (a *App) AddHook(m event.HookMatcher) error {
 		if f == nil {
 			return errors.New("a hook without a function")
 		}
-		if err := a.hooks.Add(m.Event, m.Matcher, hooks.Func(f), 0); err != nil {
+		if err := a.hooks.Add(m.Event, m.Matcher, hooks.Func(f), m.Timeout); err != nil {
 			return err
 		}
 	}

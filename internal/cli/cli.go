@@ -56,6 +56,8 @@ type rootOptions struct {
 	approvePlan   string
 	rejectPlan    string
 	rejectPlanSet bool
+	// compat are the flags hosts such as the Claude Agent SDK pass.
+	compat compatOptions
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -142,6 +144,10 @@ headless run whose result goes to standard output.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.rejectPlanSet = cmd.Flags().Changed("reject-plan")
+			o.compat.read(cmd)
+			for _, n := range o.compat.notes(cmd) {
+				fmt.Fprintln(io.Err, "ponder: note: "+n)
+			}
 			return runRoot(cmd.Context(), o, args, io)
 		},
 	}
@@ -169,11 +175,20 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.planApproval, "plan-approval", app.PlanPending, "headless without a control channel: how to answer a plan approval: pending, approve, accept-edits, manual, clear-context or reject")
 	f.StringVar(&o.approvePlan, "approve-plan", "", "with --resume: approve the pending plan with this option: approve, accept-edits, manual or clear-context")
 	f.StringVar(&o.rejectPlan, "reject-plan", "", "with --resume: reject the pending plan with this feedback")
+	addCompatFlags(f, &o.compat)
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io))
 	return cmd
 }
 
 func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
+	if o.inputFormat == headless.FormatStreamJSON && o.outputFormat == headless.FormatStreamJSON {
+		// A program speaking stream-json both ways is a host: there is
+		// no terminal to draw on.
+		o.print = true
+	}
+	if err := o.compat.validate(); err != nil {
+		return usage(err)
+	}
 	if err := o.validate(); err != nil {
 		return usage(err)
 	}
@@ -187,7 +202,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		ExploreModel:  o.exploreModel,
 		PlanModel:     o.planModel,
 		Mode:          o.mode,
-		BypassAllowed: o.skipPerms,
+		BypassAllowed: o.skipPerms || o.compat.allowSkip,
 		Trust:         o.trust,
 		Allowed:       o.allowed,
 		Disallowed:    o.disallowed,
@@ -197,6 +212,12 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Fork:          o.fork,
 		SessionID:     o.sessionID,
 		PlanApproval:  o.planApproval,
+
+		AppendSystemPrompt: o.compat.appendSystemPrompt,
+	}
+	if o.compat.systemPromptSet {
+		sp := o.compat.systemPrompt
+		appOpts.SystemPrompt = &sp
 	}
 	if !o.print {
 		if !io.InIsTerminal {
@@ -220,6 +241,11 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Stdin:        io.In,
 		Stdout:       io.Out,
 		Stderr:       io.Err,
+
+		IncludePartial: o.compat.includePartial,
+		ReplayUser:     o.compat.replayUser,
+		HostAnswers:    o.compat.permissionPrompt == "stdio",
+		Version:        Version,
 	}
 	if o.rejectPlanSet {
 		fb := o.rejectPlan
