@@ -1,0 +1,125 @@
+package sdk_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/sdk"
+)
+
+func open(t *testing.T, opts sdk.Options, replies ...fakemodel.Reply) (*sdk.Session, string) {
+	t.Helper()
+	env, stop := fakeModel(replies...)
+	t.Cleanup(stop)
+	base := t.TempDir()
+	opts.Dir, opts.ConfigDir, opts.Env = filepath.Join(base, "project"), filepath.Join(base, "config"), env
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sdk.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, opts.Dir
+}
+
+// slowStory streams a piece a second for a minute.
+var slowStory = fakemodel.Reply{When: fakemodel.Match{LastUser: "story"}, Text: strings.Repeat("on and on. ", 60), ChunkDelay: fakemodel.Duration(time.Second)}
+
+func TestInterruptEndsTheTurn(t *testing.T) {
+	s, _ := open(t, sdk.Options{}, slowStory, fakemodel.Reply{When: fakemodel.Match{LastUser: "after"}, Text: "still here"})
+	start := time.Now()
+	var stop string
+	for ev, err := range s.Send(context.Background(), "tell a story") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev := ev.(type) {
+		case event.TextDelta:
+			s.Interrupt()
+		case event.TurnFinished:
+			stop = ev.StopReason
+		}
+	}
+	if stop != "interrupted" || time.Since(start) > 20*time.Second {
+		t.Errorf("stop reason %q after %s", stop, time.Since(start))
+	}
+	// The session goes on.
+	var text string
+	for ev, err := range s.Send(context.Background(), "after that?") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done, ok := ev.(event.TurnFinished); ok {
+			text = done.Text
+		}
+	}
+	if text != "still here" {
+		t.Errorf("next turn: %q", text)
+	}
+}
+
+func TestBreakingOutInterruptsAndOneTurnAtATime(t *testing.T) {
+	s, _ := open(t, sdk.Options{}, slowStory)
+	start := time.Now()
+	for ev, err := range s.Send(context.Background(), "tell a story") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := ev.(event.TextDelta); ok {
+			// A second turn while this one runs is refused.
+			for _, err := range s.Send(context.Background(), "another") {
+				if !errors.Is(err, sdk.ErrBusy) {
+					t.Errorf("a second turn: %v", err)
+				}
+			}
+			break
+		}
+	}
+	if time.Since(start) > 20*time.Second {
+		t.Errorf("breaking out took %s", time.Since(start))
+	}
+}
+
+// A caller that allows every question still cannot write in plan mode:
+// the write is refused before anyone is asked.
+func TestApprovalPolicyCannotOpenPlanMode(t *testing.T) {
+	asked := 0
+	allowAll := func(context.Context, event.Question) (event.Answer, error) {
+		asked++
+		return sdk.Allow(), nil
+	}
+	s, dir := open(t, sdk.Options{Mode: event.ModePlan, Approve: allowAll},
+		fakemodel.Reply{When: fakemodel.Match{LastUser: "go"}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "Write", Input: map[string]any{"file_path": "x.txt", "content": "x"}},
+			{Name: "Bash", Input: map[string]any{"command": "touch y.txt"}}}},
+		fakemodel.Reply{When: fakemodel.Match{ToolResult: "Plan mode"}, Text: "ok"})
+	refused := 0
+	for ev, err := range s.Send(context.Background(), "go") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := ev.(event.ToolRefused); ok {
+			refused++
+		}
+	}
+	for _, f := range []string{"x.txt", "y.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was created in plan mode", f)
+		}
+	}
+	if refused != 2 || asked != 0 {
+		t.Errorf("%d refusals, %d questions; want 2 and 0", refused, asked)
+	}
+	if err := s.SetMode(event.ModeBypass); err == nil {
+		t.Error("bypassPermissions without AllowBypass was accepted")
+	}
+}
