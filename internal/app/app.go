@@ -80,6 +80,9 @@ type Options struct {
 	// Asker answers questions instead; nil uses, for an interactive
 	// session, its broker, whose questions are published as events.
 	Asker permission.Asker
+	// DontAsk refuses every call that would ask, without asking (the
+	// Claude Agent SDK's dontAsk mode); other questions are asked.
+	DontAsk bool
 	// PlanName names the plan file of a new session (without .md), in
 	// place of a made-up one; for demonstrations and tests.
 	PlanName string
@@ -216,6 +219,9 @@ func New(opts Options) (*App, error) {
 		a.asker = a.broker
 	default:
 		a.asker = policyAsker{policy: opts.PlanApproval}
+	}
+	if opts.DontAsk {
+		a.asker = dontAsk{next: a.asker}
 	}
 	a.hooks = hooks.New(a.hookBase)
 	for _, m := range opts.Hooks {

@@ -189,6 +189,12 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 	if err := o.compat.validate(); err != nil {
 		return usage(err)
 	}
+	dontAsk := false
+	if o.mode == "dontAsk" {
+		// The SDK's "ask nobody": the default mode, with every call
+		// that would ask refused.
+		o.mode, dontAsk = "default", true
+	}
 	if err := o.validate(); err != nil {
 		return usage(err)
 	}
@@ -214,6 +220,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		PlanApproval:  o.planApproval,
 
 		AppendSystemPrompt: o.compat.appendSystemPrompt,
+		DontAsk:            dontAsk,
 	}
 	if o.compat.systemPromptSet {
 		sp := o.compat.systemPrompt
