@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -448,4 +449,55 @@ func TestAgentSDKControlRequests(t *testing.T) {
 		t.Errorf("result %s", data)
 	}
 
+}
+
+// EnterPlanMode asks the host; once in plan mode, the host's edit of the
+// plan replaces the plan file, and the model is told it was edited.
+func TestAgentSDKEnterPlanModeAndEditThePlan(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "enter", When: fakemodel.Match{LastUser: "plan a greeting"}, ToolCalls: []fakemodel.ToolCall{{Name: "EnterPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "plan", When: fakemodel.Match{LastUser: "/plans/"}, ToolCalls: []fakemodel.ToolCall{{Name: "Write", InputFunc: func(r *fakemodel.Request) any {
+				return map[string]any{"file_path": planPath(r), "content": thePlan}
+			}}}},
+			fakemodel.Reply{Name: "exit", When: fakemodel.Match{ToolResult: "plans/"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: "goodbye"}, Text: "Will do."})
+		r := runSDK(t, w, "enter-and-edit")
+		if got := r.asked(); len(got) != 2 || got[0] != "EnterPlanMode" || got[1] != "ExitPlanMode" {
+			t.Fatalf("canUseTool asked about %v", got)
+		}
+		input, _ := r.all("can_use_tool")[1]["input"].(map[string]any)
+		data, err := os.ReadFile(fmt.Sprint(input["planFilePath"]))
+		if err != nil || !strings.Contains(string(data), "Also say goodbye") {
+			t.Errorf("plan file after the host's edit: %q %v", data, err)
+		}
+		if res := r.result(); res["permission_mode"] != "default" {
+			t.Errorf("mode after approval: %v", res["permission_mode"])
+		}
+		w.allUsed()
+	})
+}
+
+func TestAgentSDKPostToolUseAndStopHooks(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "ls", When: fakemodel.Match{LastUser: "list files"}, ToolCalls: []fakemodel.ToolCall{{Name: "LS", Input: map[string]any{"path": "."}}}},
+			fakemodel.Reply{Name: "first stop", When: fakemodel.Match{ToolResult: "remember to check the tests"}, Text: "Listed."},
+			fakemodel.Reply{Name: "summary", When: fakemodel.Match{LastUser: "summarise what you found first"}, Text: "Summary: one file."})
+		w.write("a.txt", "a\n")
+		r := runSDK(t, w, "post-and-stop")
+		var events []string
+		for _, h := range r.all("hook") {
+			in, _ := h["input"].(map[string]any)
+			events = append(events, fmt.Sprint(in["hook_event_name"], ":", in["stop_hook_active"]))
+		}
+		want := []string{"PostToolUse:<nil>", "Stop:false", "Stop:true"}
+		if fmt.Sprint(events) != fmt.Sprint(want) {
+			t.Errorf("hooks ran %v, want %v", events, want)
+		}
+		if res := r.result(); res["result"] != "Summary: one file." {
+			t.Errorf("result %v", res["result"])
+		}
+		w.allUsed()
+	})
 }

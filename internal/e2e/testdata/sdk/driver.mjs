@@ -154,6 +154,38 @@ const scenarios = {
     },
   }),
 
+  // The model asks to enter plan mode; the host agrees, then approves an
+  // edited plan.
+  "enter-and-edit": () => ({
+    prompt: "plan a greeting",
+    options: {
+      canUseTool: canUseTool(async (tool, input) => {
+        if (tool === "ExitPlanMode") {
+          return { behavior: "allow", updatedInput: { ...input, plan: input.plan + "\n3. Also say goodbye.\n" } };
+        }
+        return { behavior: "allow", updatedInput: input };
+      }),
+    },
+  }),
+
+  // PostToolUse adds context to a result; a Stop hook keeps the turn
+  // going once.
+  "post-and-stop": () => ({
+    prompt: "list files",
+    options: {
+      hooks: {
+        PostToolUse: [{ hooks: [async (input) => {
+          out({ kind: "hook", input });
+          return { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "remember to check the tests" } };
+        }] }],
+        Stop: [{ hooks: [async (input) => {
+          out({ kind: "hook", input });
+          return input.stop_hook_active ? {} : { decision: "block", reason: "summarise what you found first" };
+        }] }],
+      },
+    },
+  }),
+
   // Stops after one model request.
   "max-turns": () => ({ prompt: "look around", options: { maxTurns: 1 } }),
 };
