@@ -123,3 +123,62 @@ func TestApprovalPolicyCannotOpenPlanMode(t *testing.T) {
 		t.Error("bypassPermissions without AllowBypass was accepted")
 	}
 }
+
+// A refusal that also interrupts ends the turn at once.
+func TestDenyWithInterruptEndsTheTurn(t *testing.T) {
+	deny := func(context.Context, event.Question) (event.Answer, error) {
+		return event.Answer{Message: "stop everything", Interrupt: true}, nil
+	}
+	s, dir := open(t, sdk.Options{Approve: deny},
+		fakemodel.Reply{When: fakemodel.Match{LastUser: "go"}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "Write", Input: map[string]any{"file_path": "x.txt", "content": "x"}}}},
+		fakemodel.Reply{Name: "must not run", When: fakemodel.Match{ToolResult: "stop everything"}, Text: "carrying on"})
+	var stop string
+	for ev := range s.Send(context.Background(), "go") {
+		if done, ok := ev.(event.TurnFinished); ok {
+			stop = done.StopReason
+		}
+	}
+	if stop != "interrupted" {
+		t.Errorf("stop reason %q, want interrupted", stop)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.txt")); err == nil {
+		t.Error("the refused write happened")
+	}
+}
+
+// Hooks from Go: a PreToolUse hook that allows is one voice among the
+// rules, so plan mode still refuses; a UserPromptSubmit hook that blocks
+// keeps the input from the model.
+func TestGoHooks(t *testing.T) {
+	allow := event.HookMatcher{Event: event.HookPreToolUse, Hooks: []event.HookFunc{func(context.Context, event.HookInput) (event.HookOutput, error) {
+		return event.HookOutput{Decision: event.HookAllow}, nil
+	}}}
+	block := event.HookMatcher{Event: event.HookUserPromptSubmit, Hooks: []event.HookFunc{func(_ context.Context, in event.HookInput) (event.HookOutput, error) {
+		if strings.Contains(in.Prompt, "secret") {
+			return event.HookOutput{Decision: event.HookBlock, Reason: "no secrets in prompts"}, nil
+		}
+		return event.HookOutput{}, nil
+	}}}
+	s, dir := open(t, sdk.Options{Mode: event.ModePlan, Hooks: []event.HookMatcher{allow, block}},
+		fakemodel.Reply{When: fakemodel.Match{LastUser: "go"}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "Write", Input: map[string]any{"file_path": "x.txt", "content": "x"}}}},
+		fakemodel.Reply{When: fakemodel.Match{ToolResult: "Plan mode"}, Text: "ok"})
+	for _, err := range s.Send(context.Background(), "go") {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.txt")); err == nil {
+		t.Error("a hook's allow let a write through in plan mode")
+	}
+	var got error
+	for _, err := range s.Send(context.Background(), "the secret is 42") {
+		if err != nil {
+			got = err
+		}
+	}
+	if got == nil || !strings.Contains(got.Error(), "no secrets in prompts") {
+		t.Errorf("blocked prompt: %v", got)
+	}
+}

@@ -205,7 +205,11 @@ type gateResult struct {
 // regate judges a call again after its approver changed its input. A
 // refusal stands; a call that would ask was approved already (with the
 // new input in view), so it runs; no second change is taken.
-func (a *Agent) regate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (gateResult, tool.Confinement, bool) {
+func (a *Agent) regate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, before permission.Context) (gateResult, tool.Confinement, bool) {
+	// The mode may have changed while the question waited: judge the new
+	// input as things stand now.
+	pc := a.permContext()
+	pc.Hook = before.Hook
 	d := a.cfg.Perm.Decide(pc, access)
 	if d.Behavior == permission.Ask {
 		d.Behavior = permission.Allow
