@@ -501,3 +501,32 @@ func TestAgentSDKPostToolUseAndStopHooks(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// Interrupting while the host's canUseTool still decides withdraws the
+// question: the SDK aborts the callback's signal, and the call never runs.
+func TestAgentSDKInterruptWithdrawsTheQuestion(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("create the file", fakemodel.ToolCall{Name: "Write", Input: map[string]any{"file_path": "new.txt", "content": "x"}})[0])
+		r := runSDK(t, w, "cancel-question")
+		// The abort must come from ponder withdrawing the question, before
+		// the turn's result, not from the SDK closing down afterwards.
+		aborted, result := -1, -1
+		for i, l := range r.lines {
+			if l["kind"] == "aborted" && aborted < 0 {
+				aborted = i
+			}
+			if m, _ := l["message"].(map[string]any); m["type"] == "result" && result < 0 {
+				result = i
+			}
+		}
+		if aborted < 0 || result < 0 || aborted > result {
+			t.Errorf("canUseTool aborted at line %d, result at line %d: the question was not withdrawn with the turn", aborted, result)
+		}
+		if w.read("new.txt") != "<missing>" {
+			t.Error("the withdrawn call ran")
+		}
+		if res := r.result(); res["is_error"] != true {
+			t.Errorf("result %v", res)
+		}
+	})
+}

@@ -165,6 +165,10 @@ func (w *writer) streamJSON(e event.Event) {
 		l := eventLine(e, w.sessionID)
 		l["request_id"] = e.ID
 		w.line(l)
+		if e.How != event.Answered && w.sdk.Load() {
+			// The SDK aborts the callback still deciding (its signal).
+			w.line(map[string]any{"type": "control_cancel_request", "request_id": e.ID})
+		}
 	case event.AgentStarted:
 		w.setParent(e.AgentID, e.ParentToolID)
 		w.line(eventLine(e, w.sessionID))

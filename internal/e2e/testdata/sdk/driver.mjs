@@ -229,6 +229,33 @@ const interactive = {
     }
   },
 
+  // interrupt() while canUseTool is still deciding: the callback's signal
+  // is aborted, and the call does not run.
+  "cancel-question": async () => {
+    const box = inbox();
+    let asked;
+    const askedOnce = new Promise((resolve) => (asked = resolve));
+    const q = query({
+      prompt: box,
+      options: {
+        ...base,
+        canUseTool: async (tool, input, { signal }) => {
+          out({ kind: "can_use_tool", tool, input });
+          asked();
+          await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+          out({ kind: "aborted", tool });
+          return { behavior: "deny", message: "too late" };
+        },
+      },
+    });
+    box.push("create the file");
+    askedOnce.then(async () => out({ kind: "call", name: "interrupt", value: (await q.interrupt()) ?? null }));
+    for await (const m of q) {
+      out({ kind: "message", message: m });
+      if (m.type === "result") box.end();
+    }
+  },
+
   // The other control requests the SDK sends.
   controls: async () => {
     const box = inbox();
