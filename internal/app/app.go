@@ -59,6 +59,10 @@ type Options struct {
 	Allowed         []string
 	Disallowed      []string
 	MaxTurns        int
+	// Tools, when not nil, are the only tools the session has (--tools):
+	// no other tool is offered, and the engine refuses a call of one not
+	// offered. An empty list leaves none.
+	Tools []string
 
 	// Resume names a session to continue; Continue picks the latest.
 	Resume   string
@@ -276,6 +280,11 @@ func (a *App) Emit(e event.Event) { a.emit(e) }
 // of the command line, each rule knowing where it was written, and from
 // the kinds the session's tools declare; then tells it about the sandbox.
 func (a *App) buildPermissions() error {
+	for _, n := range a.opts.Tools {
+		if _, ok := a.tools.Get(n); !ok {
+			a.warnings = append(a.warnings, fmt.Sprintf("--tools: ponder has no tool named %q", n))
+		}
+	}
 	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed, Tools: a.tools.Kinds()}
 	for _, l := range a.cfg.Layers {
 		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject}[l.Scope]

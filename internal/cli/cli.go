@@ -221,6 +221,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 
 		AppendSystemPrompt: o.compat.appendSystemPrompt,
 		DontAsk:            dontAsk,
+		Tools:              o.compat.toolList(),
 	}
 	if o.compat.systemPromptSet {
 		sp := o.compat.systemPrompt

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -19,9 +20,11 @@ type compatOptions struct {
 	includePartial     bool
 	systemPrompt       string
 	systemPromptSet    bool
+	toolsSet           bool
 	appendSystemPrompt string
 	allowSkip          bool
 	replayUser         bool
+	tools              string
 	// ignored are accepted flags that do nothing in ponder, by name.
 	ignored map[string]*string
 	// ignoredBools are the same for flags without a value.
@@ -60,9 +63,10 @@ func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
 	f.StringVar(&c.appendSystemPrompt, "append-system-prompt", "", "add text to the end of the system prompt")
 	f.BoolVar(&c.allowSkip, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later, as --dangerously-skip-permissions")
 	f.BoolVar(&c.replayUser, "replay-user-messages", false, "stream-json: echo the host's user messages back")
+	f.StringVar(&c.tools, "tools", "", `the only tools the session has, comma-separated ("default": all of them; "": none)`)
 	c.ignored = map[string]*string{}
 	for _, name := range []string{"max-thinking-tokens", "thinking", "thinking-display", "effort", "fallback-model", "max-budget-usd",
-		"task-budget", "agent", "agents", "betas", "json-schema", "permission-prompts", "tools", "setting-sources", "project-config-root",
+		"task-budget", "agent", "agents", "betas", "json-schema", "permission-prompts", "setting-sources", "project-config-root",
 		"resume-session-at", "resume-drops-turn", "initialize-fields", "managed-settings", "settings", "sandbox", "debug-file"} {
 		c.ignored[name] = f.String(name, "", "accepted for compatibility; no effect in ponder")
 	}
@@ -92,6 +96,21 @@ func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
 // read records which flags the command line set.
 func (c *compatOptions) read(cmd *cobra.Command) {
 	c.systemPromptSet = cmd.Flags().Changed("system-prompt")
+	c.toolsSet = cmd.Flags().Changed("tools")
+}
+
+// toolList is the --tools list, or nil for every tool.
+func (c *compatOptions) toolList() []string {
+	if !c.toolsSet || strings.TrimSpace(c.tools) == "default" {
+		return nil
+	}
+	list := []string{}
+	for _, n := range strings.Split(c.tools, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			list = append(list, n)
+		}
+	}
+	return list
 }
 
 // validate checks the compatibility flags that ponder carries out.

@@ -92,3 +92,18 @@ func TestAgentSDKErrorAnswerRefuses(t *testing.T) {
 		s.close()
 	})
 }
+
+// --tools names the only tools a session has: no other is offered, and a
+// call of one anyway is refused and does not run.
+func TestToolsFlagLimitsTheToolSet(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("go", fakemodel.ToolCall{Name: "Bash", Input: map[string]any{"command": "touch ran.txt"}})...)
+		o := w.mustRun(0, "", "-p", "go", "--output-format", "stream-json", "--permission-mode", "bypassPermissions", "--tools", "Read,Grep")
+		if got := w.srv.Requests()[0].Tools; fmt.Sprint(got) != "[Grep Read]" && fmt.Sprint(got) != "[Read Grep]" {
+			t.Errorf("offered %v, want Read and Grep only", got)
+		}
+		if w.read("ran.txt") != "<missing>" || !strings.Contains(o.stdout, `"tool_refused"`) {
+			t.Error("a tool outside --tools ran")
+		}
+	})
+}
