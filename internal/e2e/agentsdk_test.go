@@ -530,3 +530,17 @@ func TestAgentSDKInterruptWithdrawsTheQuestion(t *testing.T) {
 		}
 	})
 }
+
+func TestAgentSDKResume(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "first", When: fakemodel.Match{LastUser: "the number is 42"}, Text: "Noted."},
+			fakemodel.Reply{Name: "second", When: fakemodel.Match{LastUser: "which number", AnyMessage: "the number is 42"}, Text: "It was 42."})
+		r := runSDK(t, w, "resume")
+		res := r.messages("result")
+		if len(res) != 2 || res[1]["result"] != "It was 42." || res[0]["session_id"] != res[1]["session_id"] {
+			t.Errorf("results %v", res)
+		}
+		w.allUsed()
+	})
+}

@@ -256,6 +256,18 @@ const interactive = {
     }
   },
 
+  // A second query resumes the first one's session by its id.
+  resume: async () => {
+    let id;
+    for await (const m of query({ prompt: "the number is 42", options: base })) {
+      out({ kind: "message", message: m });
+      if (m.type === "result") id = m.session_id;
+    }
+    for await (const m of query({ prompt: "which number was it?", options: { ...base, resume: id } })) {
+      out({ kind: "message", message: m });
+    }
+  },
+
   // The other control requests the SDK sends.
   controls: async () => {
     const box = inbox();
