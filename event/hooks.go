@@ -23,6 +23,14 @@ const (
 	// HookStop runs when the model is about to end its turn; a hook may
 	// keep it going with a reason.
 	HookStop HookEvent = "Stop"
+	// HookPostToolUseFailure runs after a call that ended in an error
+	// (PostToolUse runs after those that succeeded).
+	HookPostToolUseFailure HookEvent = "PostToolUseFailure"
+	// HookSessionStart runs before the session's first input reaches the
+	// model; a hook may add context.
+	HookSessionStart HookEvent = "SessionStart"
+	// HookSessionEnd runs when the session closes; it only observes.
+	HookSessionEnd HookEvent = "SessionEnd"
 )
 
 // HookInput is what a hook is told. Which fields are set depends on the
@@ -46,6 +54,10 @@ type HookInput struct {
 
 	// Prompt is the user's input (UserPromptSubmit).
 	Prompt string `json:"prompt,omitempty"`
+	// Source is how the session began (SessionStart: "startup",
+	// "resume"); Reason why it ends (SessionEnd).
+	Source string `json:"source,omitempty"`
+	Reason string `json:"reason,omitempty"`
 
 	// StopHookActive says the turn goes on already because a Stop hook
 	// asked it to (Stop); LastAssistantMessage is the model's last text.

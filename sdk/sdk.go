@@ -103,6 +103,9 @@ type Session struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	busy   bool
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open starts a session.
@@ -198,11 +201,14 @@ func (s *Session) Interrupt() {
 	}
 }
 
-// Close ends the session: a running turn is stopped and the transcript
-// closed.
+// Close ends the session: a running turn is stopped, SessionEnd hooks
+// run and the transcript is closed. Closing again does nothing.
 func (s *Session) Close() error {
-	s.Interrupt()
-	return s.a.Close()
+	s.closeOnce.Do(func() {
+		s.Interrupt()
+		s.closeErr = s.a.Close()
+	})
+	return s.closeErr
 }
 
 // Send gives the model input and returns the events of the turn as they

@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,5 +181,37 @@ func TestGoHooks(t *testing.T) {
 	}
 	if got == nil || !strings.Contains(got.Error(), "no secrets in prompts") {
 		t.Errorf("blocked prompt: %v", got)
+	}
+}
+
+// SessionStart adds context to the first input; PostToolUseFailure runs
+// for a call that failed (PostToolUse does not); SessionEnd runs on Close.
+func TestSessionAndFailureHooks(t *testing.T) {
+	var ran []string
+	record := func(out event.HookOutput) event.HookFunc {
+		return func(_ context.Context, in event.HookInput) (event.HookOutput, error) {
+			ran = append(ran, string(in.Event)+":"+in.Source+in.Reason+in.ToolName)
+			return out, nil
+		}
+	}
+	hooks := []event.HookMatcher{
+		{Event: event.HookSessionStart, Hooks: []event.HookFunc{record(event.HookOutput{Context: "the team uses tabs"})}},
+		{Event: event.HookPostToolUse, Hooks: []event.HookFunc{record(event.HookOutput{})}},
+		{Event: event.HookPostToolUseFailure, Hooks: []event.HookFunc{record(event.HookOutput{})}},
+		{Event: event.HookSessionEnd, Hooks: []event.HookFunc{record(event.HookOutput{})}},
+	}
+	s, _ := open(t, sdk.Options{Hooks: hooks},
+		fakemodel.Reply{When: fakemodel.Match{LastUser: "the team uses tabs"}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "Read", Input: map[string]any{"file_path": "missing.txt"}}}},
+		fakemodel.Reply{When: fakemodel.Match{ToolResult: "missing.txt"}, Text: "no such file"})
+	for _, err := range s.Send(context.Background(), "read it") {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	want := "[SessionStart:startup PostToolUseFailure:Read SessionEnd:other]"
+	if got := fmt.Sprint(ran); got != want {
+		t.Errorf("hooks ran %s, want %s", got, want)
 	}
 }

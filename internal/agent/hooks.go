@@ -36,13 +36,18 @@ func (a *Agent) preToolUse(ctx context.Context, use llm.Block) permission.HookRu
 	return r
 }
 
-// postToolUse runs the PostToolUse hooks of a call that ran; what they
-// tell the model is added to the result.
+// postToolUse runs the PostToolUse hooks of a call that ran (or the
+// PostToolUseFailure hooks of one that failed); what they tell the model
+// is added to the result.
 func (a *Agent) postToolUse(ctx context.Context, use llm.Block, res tool.Result) tool.Result {
-	if !a.cfg.Hooks.Has(event.HookPostToolUse) {
+	ev := event.HookPostToolUse
+	if res.IsError {
+		ev = event.HookPostToolUseFailure
+	}
+	if !a.cfg.Hooks.Has(ev) {
 		return res
 	}
-	out := a.cfg.Hooks.Run(ctx, event.HookInput{Event: event.HookPostToolUse, AgentID: a.cfg.ID, ToolName: use.Name, ToolInput: use.Input,
+	out := a.cfg.Hooks.Run(ctx, event.HookInput{Event: ev, AgentID: a.cfg.ID, ToolName: use.Name, ToolInput: use.Input,
 		ToolUseID: use.ID, ToolResponse: res.Content, ToolFailed: res.IsError})
 	a.hookNotices(out.Messages, out.Errors)
 	var notes []string

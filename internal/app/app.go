@@ -167,8 +167,10 @@ type App struct {
 	ownSystem string
 	asker     permission.Asker
 
-	// hooks are the session's hooks, from Options and front ends.
-	hooks *hooks.Registry
+	// hooks are the session's hooks, from Options and front ends;
+	// startHooksRan says the SessionStart hooks ran.
+	hooks         *hooks.Registry
+	startHooksRan bool
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/hooks"
@@ -43,16 +44,14 @@ var ErrPromptBlocked = errors.New("a UserPromptSubmit hook blocked the prompt")
 // promptHooks runs the UserPromptSubmit hooks on the user's input and
 // returns the text to send: the input, with what hooks add as context.
 func (a *App) promptHooks(ctx context.Context, text string) (string, error) {
+	if extra := a.sessionStartHooks(ctx); extra != "" {
+		text += "\n\n<system-reminder>\n" + extra + "\n</system-reminder>"
+	}
 	if !a.hooks.Has(event.HookUserPromptSubmit) {
 		return text, nil
 	}
 	out := a.hooks.Run(ctx, event.HookInput{Event: event.HookUserPromptSubmit, Prompt: text})
-	for _, m := range out.Messages {
-		a.emit(event.Notice{Level: "info", Text: m})
-	}
-	for _, e := range out.Errors {
-		a.emit(event.Notice{Level: "warning", Text: e})
-	}
+	a.hookNotices(out)
 	if out.Decision == event.HookBlock || out.Decision == event.HookDeny || out.Stop {
 		reason := strings.TrimSpace(out.Reason)
 		if reason == "" {
@@ -102,4 +101,49 @@ func (a *App) SetSystemPrompt(replace, appendText string) {
 // used, and the model's context window.
 func (a *App) ContextUsage() (used, window int) {
 	return a.mainAgent().ContextTokens(), a.contextWindow(a.modelFor(a.plan.Mode()))
+}
+
+// sessionStartHooks runs the SessionStart hooks once, before the first
+// input of this process reaches the model, and returns the context they
+// add to it. They run this late so that hooks a host registers after
+// start-up (the SDK's, in initialize) are among them.
+func (a *App) sessionStartHooks(ctx context.Context) string {
+	a.mu.Lock()
+	done := a.startHooksRan
+	a.startHooksRan = true
+	a.mu.Unlock()
+	if done || !a.hooks.Has(event.HookSessionStart) {
+		return ""
+	}
+	source := "startup"
+	if a.resumed {
+		source = "resume"
+	}
+	out := a.hooks.Run(ctx, event.HookInput{Event: event.HookSessionStart, Source: source})
+	a.hookNotices(out)
+	return out.Context
+}
+
+// sessionEndHooks runs the SessionEnd hooks as the session closes, for a
+// short while at most.
+func (a *App) sessionEndHooks() {
+	if !a.hooks.Has(event.HookSessionEnd) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sessionEndWait)
+	defer cancel()
+	a.hookNotices(a.hooks.Run(ctx, event.HookInput{Event: event.HookSessionEnd, Reason: "other"}))
+}
+
+// sessionEndWait bounds the SessionEnd hooks.
+const sessionEndWait = 5 * time.Second
+
+// hookNotices tells the user what hooks said to them, and which failed.
+func (a *App) hookNotices(out hooks.Outcome) {
+	for _, m := range out.Messages {
+		a.emit(event.Notice{Level: "info", Text: m})
+	}
+	for _, e := range out.Errors {
+		a.emit(event.Notice{Level: "warning", Text: e})
+	}
 }

@@ -197,6 +197,7 @@ func (a *App) mainAgent() *agent.Agent {
 // pending questions are withdrawn, background shells are stopped, the
 // transcript is closed and the session's lock is let go.
 func (a *App) Close() error {
+	a.sessionEndHooks()
 	a.broker.Close()
 	if !a.work.stop(closeWait) {
 		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})

@@ -133,8 +133,16 @@ func wireHookInput(in event.HookInput) map[string]any {
 		m["tool_use_id"] = in.ToolUseID
 		if in.Event == event.HookPostToolUse {
 			m["tool_response"] = in.ToolResponse
-			m["tool_failed"] = in.ToolFailed
 		}
+	case event.HookPostToolUseFailure:
+		m["tool_name"] = in.ToolName
+		m["tool_input"] = objectOr(in.ToolInput)
+		m["tool_use_id"] = in.ToolUseID
+		m["error"] = in.ToolResponse
+	case event.HookSessionStart:
+		m["source"] = in.Source
+	case event.HookSessionEnd:
+		m["reason"] = in.Reason
 	case event.HookUserPromptSubmit:
 		m["prompt"] = in.Prompt
 	case event.HookStop:

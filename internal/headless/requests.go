@@ -103,7 +103,8 @@ func (c *control) initialize(raw json.RawMessage) (any, error) {
 	for _, name := range events {
 		ev := event.HookEvent(name)
 		switch ev {
-		case event.HookPreToolUse, event.HookPostToolUse, event.HookUserPromptSubmit, event.HookStop:
+		case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop,
+			event.HookSessionStart, event.HookSessionEnd:
 		default:
 			skipped = append(skipped, name)
 			continue
@@ -119,7 +120,7 @@ func (c *control) initialize(raw json.RawMessage) (any, error) {
 		}
 	}
 	if len(skipped) > 0 {
-		c.app.Emit(event.Notice{Level: "warning", Text: "ponder runs PreToolUse, PostToolUse, UserPromptSubmit and Stop hooks; these are not run: " + strings.Join(skipped, ", ")})
+		c.app.Emit(event.Notice{Level: "warning", Text: "ponder runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart and SessionEnd hooks; these are not run: " + strings.Join(skipped, ", ")})
 	}
 	if len(r.SDKMCPServers) > 0 {
 		c.mu.Lock()

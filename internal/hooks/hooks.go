@@ -63,9 +63,10 @@ func New(base func(*event.HookInput)) *Registry { return &Registry{base: base} }
 // event.HookMatcher); timeout 0 is DefaultTimeout.
 func (r *Registry) Add(ev event.HookEvent, matcher string, h Hook, timeout time.Duration) error {
 	switch ev {
-	case event.HookPreToolUse, event.HookPostToolUse, event.HookUserPromptSubmit, event.HookStop:
+	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop,
+		event.HookSessionStart, event.HookSessionEnd:
 	default:
-		return fmt.Errorf("hook event %q is not supported (want PreToolUse, PostToolUse, UserPromptSubmit or Stop)", ev)
+		return fmt.Errorf("hook event %q is not supported (want PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart or SessionEnd)", ev)
 	}
 	e := entry{event: ev, hook: h, timeout: timeout}
 	if e.timeout <= 0 {
