@@ -544,3 +544,24 @@ func TestAgentSDKResume(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// A subagent's messages name the Task call that launched it.
+func TestAgentSDKSubagentMessagesNameTheirTask(t *testing.T) {
+	w := newWorld(t, "anthropic",
+		fakemodel.Reply{Name: "delegate", When: fakemodel.Match{LastUser: "delegate the search"}, ToolCalls: []fakemodel.ToolCall{
+			{ID: "toolu_task1", Name: "Task", Input: map[string]any{"description": "search", "prompt": "explore the code", "subagent_type": "Explore"}}}},
+		fakemodel.Reply{Name: "explore", When: fakemodel.Match{FirstUser: "explore the code"}, Text: "found nothing"},
+		fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: "found nothing"}, Text: "The search found nothing."})
+	r := runSDK(t, w, "delegate")
+	parents := map[string]int{}
+	for _, m := range r.messages("assistant") {
+		parents[fmt.Sprint(m["parent_tool_use_id"])]++
+	}
+	if parents["toolu_task1"] != 1 || parents["<nil>"] != 2 {
+		t.Errorf("assistant messages by parent: %v", parents)
+	}
+	if res := r.result(); res["result"] != "The search found nothing." {
+		t.Errorf("result %v", res["result"])
+	}
+	w.allUsed()
+}

@@ -186,6 +186,9 @@ const scenarios = {
     },
   }),
 
+  // The model delegates to a subagent.
+  delegate: () => ({ prompt: "delegate the search", options: {} }),
+
   // Stops after one model request.
   "max-turns": () => ({ prompt: "look around", options: { maxTurns: 1 } }),
 };
