@@ -94,6 +94,21 @@ func (r sdkRun) messages(typ string, subtype ...string) []map[string]any {
 	return out
 }
 
+// knownTypes are the message types the SDK's hosts know.
+var knownTypes = map[string]bool{"system": true, "assistant": true, "user": true, "result": true, "stream_event": true}
+
+// checkTypes fails the test for a message of a type the SDK's hosts do
+// not know.
+func (r sdkRun) checkTypes() {
+	r.t.Helper()
+	for _, l := range r.all("message") {
+		m, _ := l["message"].(map[string]any)
+		if !knownTypes[fmt.Sprint(m["type"])] {
+			r.t.Errorf("a message of a type SDK hosts do not know: %v", m)
+		}
+	}
+}
+
 // result returns the last result message.
 func (r sdkRun) result() map[string]any {
 	r.t.Helper()
@@ -117,6 +132,7 @@ func TestAgentSDKTextTurn(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api, fakemodel.Reply{When: fakemodel.Match{LastUser: "say hello"}, Text: "Hello from ponder."})
 		r := runSDK(t, w, "text")
+		r.checkTypes()
 		init := r.messages("system", "init")
 		if len(init) != 1 || init[0]["permissionMode"] != "default" || init[0]["session_id"] == "" || init[0]["uuid"] == nil {
 			t.Fatalf("init message %v", init)
@@ -171,6 +187,14 @@ func TestAgentSDKPlanApprovedThroughCanUseTool(t *testing.T) {
 		w := newWorld(t, api, replies...)
 		w.write("README.md", "A tiny project\n")
 		r := runSDK(t, w, "plan-approve")
+		r.checkTypes()
+		entered := false
+		for _, m := range r.messages("system", "ponder_event") {
+			entered = entered || m["event"] == "plan_approved"
+		}
+		if !entered {
+			t.Error("no plan_approved event reached the host")
+		}
 		if init := r.messages("system", "init"); len(init) == 0 || init[0]["permissionMode"] != "plan" {
 			t.Errorf("init under --permission-mode plan: %v", init)
 		}

@@ -252,5 +252,5 @@ func (c *control) replyWith(id string, payload any, err error) {
 
 func (c *control) complain(n int, format string, args ...any) {
 	msg := fmt.Sprintf("input line %d: ", n) + fmt.Sprintf(format, args...)
-	c.out.line(map[string]any{"type": "event", "event": "notice", "level": "warning", "text": msg, "session_id": c.app.ID()})
+	c.out.line(c.out.eventLine(event.Notice{Level: "warning", Text: msg}))
 }

@@ -162,7 +162,7 @@ func (w *writer) streamJSON(e event.Event) {
 	case event.TurnFinished:
 	case event.QuestionClosed:
 		// Hosts know questions by their request_id.
-		l := eventLine(e, w.sessionID)
+		l := w.eventLine(e)
 		l["request_id"] = e.ID
 		w.line(l)
 		if e.How != event.Answered && w.sdk.Load() {
@@ -171,7 +171,7 @@ func (w *writer) streamJSON(e event.Event) {
 		}
 	case event.AgentStarted:
 		w.setParent(e.AgentID, e.ParentToolID)
-		w.line(eventLine(e, w.sessionID))
+		w.line(w.eventLine(e))
 	case event.AssistantMessage:
 		w.assistant(e)
 	case event.UserMessage:
@@ -186,7 +186,7 @@ func (w *writer) streamJSON(e event.Event) {
 		w.mu.Lock()
 		w.denials = append(w.denials, denial{ToolName: e.Tool, ToolUseID: e.ID, ToolInput: objectOr(e.Input)})
 		w.mu.Unlock()
-		w.line(eventLine(e, w.sessionID))
+		w.line(w.eventLine(e))
 		if w.sdk.Load() {
 			l := map[string]any{"type": "system", "subtype": "permission_denied", "tool_name": e.Tool, "tool_use_id": e.ID,
 				"decision_reason_type": reasonType(e.Rule), "decision_reason": e.Rule, "message": e.Reason,
@@ -197,13 +197,13 @@ func (w *writer) streamJSON(e event.Event) {
 			w.line(l)
 		}
 	case event.ModeChanged:
-		w.line(eventLine(e, w.sessionID))
+		w.line(w.eventLine(e))
 		if w.sdk.Load() {
 			w.line(map[string]any{"type": "system", "subtype": "status", "status": nil, "permissionMode": e.To,
 				"uuid": newUUID(), "session_id": w.sessionID})
 		}
 	default:
-		w.line(eventLine(e, w.sessionID))
+		w.line(w.eventLine(e))
 	}
 }
 
@@ -363,14 +363,20 @@ func objectOr(raw json.RawMessage) json.RawMessage {
 }
 
 // eventLine flattens an event into {"type":"event","event":KIND,...}.
-func eventLine(e event.Event, sessionID string) map[string]any {
+// Hosts of the SDK's dialect know a closed set of message types, so there
+// it is a system message of its own subtype, ponder_event, which they
+// pass over like the other system messages they do not know.
+func (w *writer) eventLine(e event.Event) map[string]any {
 	out := map[string]any{}
 	if data, err := json.Marshal(e); err == nil {
 		_ = json.Unmarshal(data, &out)
 	}
 	out["type"] = "event"
 	out["event"] = e.Kind()
-	out["session_id"] = sessionID
+	out["session_id"] = w.sessionID
+	if w.sdk.Load() {
+		out["type"], out["subtype"], out["uuid"] = "system", "ponder_event", newUUID()
+	}
 	return out
 }
 
