@@ -215,3 +215,29 @@ func TestSessionAndFailureHooks(t *testing.T) {
 		t.Errorf("hooks ran %s, want %s", got, want)
 	}
 }
+
+// A PreToolUse hook that ends the turn refuses the call and stops there.
+func TestHookThatStopsTheTurn(t *testing.T) {
+	stop := event.HookMatcher{Event: event.HookPreToolUse, Hooks: []event.HookFunc{func(context.Context, event.HookInput) (event.HookOutput, error) {
+		return event.HookOutput{Stop: true, StopReason: "budget spent"}, nil
+	}}}
+	s, dir := open(t, sdk.Options{Mode: event.ModeBypass, AllowBypass: true, Hooks: []event.HookMatcher{stop}},
+		fakemodel.Reply{When: fakemodel.Match{LastUser: "go"}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "Write", Input: map[string]any{"file_path": "x.txt", "content": "x"}}}},
+		fakemodel.Reply{Name: "must not run", When: fakemodel.Match{ToolResult: "budget"}, Text: "carrying on"})
+	var reason, stopReason string
+	for ev := range s.Send(context.Background(), "go") {
+		switch ev := ev.(type) {
+		case event.ToolRefused:
+			reason = ev.Reason
+		case event.TurnFinished:
+			stopReason = ev.StopReason
+		}
+	}
+	if !strings.Contains(reason, "budget spent") || stopReason != "interrupted" {
+		t.Errorf("refusal %q, stop %q", reason, stopReason)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.txt")); err == nil {
+		t.Error("the call ran")
+	}
+}

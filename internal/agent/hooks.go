@@ -25,6 +25,13 @@ func (a *Agent) preToolUse(ctx context.Context, use llm.Block) permission.HookRu
 	out := a.cfg.Hooks.Run(ctx, event.HookInput{Event: event.HookPreToolUse, AgentID: a.cfg.ID, ToolName: use.Name, ToolInput: use.Input, ToolUseID: use.ID})
 	a.hookNotices(out.Messages, out.Errors)
 	r := permission.HookRuling{Reason: out.Reason}
+	if out.Stop {
+		// A hook that ends the turn refuses the call too, and the turn
+		// ends once it is refused.
+		r.Behavior, r.Reason = permission.Deny, orDefault(out.StopReason, orDefault(out.Reason, "a hook ended the turn"))
+		a.interruptTurn()
+		return r
+	}
 	switch out.Decision {
 	case event.HookDeny, event.HookBlock:
 		r.Behavior = permission.Deny
@@ -56,6 +63,9 @@ func (a *Agent) postToolUse(ctx context.Context, use llm.Block, res tool.Result)
 	}
 	if out.Context != "" {
 		notes = append(notes, out.Context)
+	}
+	if out.Stop {
+		a.interruptTurn()
 	}
 	if len(notes) > 0 {
 		res.Content = strings.TrimRight(res.Content, "\n") + "\n\n<hook-feedback>\n" + strings.Join(notes, "\n") + "\n</hook-feedback>"
