@@ -54,42 +54,64 @@ var compatReasons = map[string]string{
 	"no-session-persistence": "ponder always keeps a transcript",
 }
 
-// addCompatFlags registers the flags on f.
+// addCompatFlags registers the flags on f. A flag some other part of the
+// command line defines already (say --mcp-config, once ponder reads it)
+// is left to that definition, so the two never clash; call it after the
+// other flags are defined.
 func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
-	f.BoolVar(&c.verbose, "verbose", false, "accepted for compatibility: stream-json output always has every message")
-	f.StringVar(&c.permissionPrompt, "permission-prompt-tool", "", `with stream-json input: "stdio" sends permission questions to the host as control requests (the default there)`)
-	f.BoolVar(&c.includePartial, "include-partial-messages", false, "stream-json: also print stream_event lines as the answer streams")
-	f.StringVar(&c.systemPrompt, "system-prompt", "", "replace ponder's system prompt (plan mode's rules are enforced whatever it says)")
-	f.StringVar(&c.appendSystemPrompt, "append-system-prompt", "", "add text to the end of the system prompt")
-	f.BoolVar(&c.allowSkip, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later, as --dangerously-skip-permissions")
-	f.BoolVar(&c.replayUser, "replay-user-messages", false, "stream-json: echo the host's user messages back")
-	f.StringVar(&c.tools, "tools", "", `the only tools the session has, comma-separated ("default": all of them; "": none)`)
+	free := func(name string) bool { return f.Lookup(name) == nil }
+	if free("verbose") {
+		f.BoolVar(&c.verbose, "verbose", false, "accepted for compatibility: stream-json output always has every message")
+		_ = f.MarkHidden("verbose")
+	}
+	if free("permission-prompt-tool") {
+		f.StringVar(&c.permissionPrompt, "permission-prompt-tool", "", `with stream-json input: "stdio" sends permission questions to the host as control requests (the default there)`)
+		_ = f.MarkHidden("permission-prompt-tool")
+	}
+	if free("include-partial-messages") {
+		f.BoolVar(&c.includePartial, "include-partial-messages", false, "stream-json: also print stream_event lines as the answer streams")
+	}
+	if free("system-prompt") {
+		f.StringVar(&c.systemPrompt, "system-prompt", "", "replace ponder's system prompt (plan mode's rules are enforced whatever it says)")
+	}
+	if free("append-system-prompt") {
+		f.StringVar(&c.appendSystemPrompt, "append-system-prompt", "", "add text to the end of the system prompt")
+	}
+	if free("allow-dangerously-skip-permissions") {
+		f.BoolVar(&c.allowSkip, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later, as --dangerously-skip-permissions")
+		_ = f.MarkHidden("allow-dangerously-skip-permissions")
+	}
+	if free("replay-user-messages") {
+		f.BoolVar(&c.replayUser, "replay-user-messages", false, "stream-json: echo the host's user messages back")
+		_ = f.MarkHidden("replay-user-messages")
+	}
+	if free("tools") {
+		f.StringVar(&c.tools, "tools", "", `the only tools the session has, comma-separated ("default": all of them; "": none)`)
+	}
+	const ignored = "accepted for compatibility; no effect in ponder"
 	c.ignored = map[string]*string{}
 	for _, name := range []string{"max-thinking-tokens", "thinking", "thinking-display", "effort", "fallback-model", "max-budget-usd",
 		"task-budget", "agent", "agents", "betas", "json-schema", "permission-prompts", "setting-sources", "project-config-root",
 		"resume-session-at", "resume-drops-turn", "initialize-fields", "managed-settings", "settings", "sandbox", "debug-file"} {
-		c.ignored[name] = f.String(name, "", "accepted for compatibility; no effect in ponder")
+		if free(name) {
+			c.ignored[name] = f.String(name, "", ignored)
+			_ = f.MarkHidden(name)
+		}
 	}
 	c.ignoredBools = map[string]*bool{}
 	for _, name := range []string{"strict-mcp-config", "include-hook-events", "session-mirror", "await-initialize",
 		"managed-settings-in-initialize", "no-session-persistence", "debug"} {
-		c.ignoredBools[name] = f.Bool(name, false, "accepted for compatibility; no effect in ponder")
+		if free(name) {
+			c.ignoredBools[name] = f.Bool(name, false, ignored)
+			_ = f.MarkHidden(name)
+		}
 	}
 	c.ignoredLists = map[string]*[]string{}
 	for _, name := range []string{"add-dir", "mcp-config", "channels", "plugin-dir", "plugin-dir-no-mcp"} {
-		c.ignoredLists[name] = f.StringArray(name, nil, "accepted for compatibility; no effect in ponder")
-	}
-	for name := range c.ignored {
-		_ = f.MarkHidden(name)
-	}
-	for name := range c.ignoredBools {
-		_ = f.MarkHidden(name)
-	}
-	for name := range c.ignoredLists {
-		_ = f.MarkHidden(name)
-	}
-	for _, name := range []string{"verbose", "permission-prompt-tool", "allow-dangerously-skip-permissions", "replay-user-messages"} {
-		_ = f.MarkHidden(name)
+		if free(name) {
+			c.ignoredLists[name] = f.StringArray(name, nil, ignored)
+			_ = f.MarkHidden(name)
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // sdkArgs are the flags the Claude Agent SDK (TypeScript 0.3.x and
@@ -54,5 +56,20 @@ func TestAgentSDKOnlyModesPonderHas(t *testing.T) {
 		IO{In: strings.NewReader(""), Out: &out, Err: &errOut})
 	if code != 2 || !strings.Contains(errOut.String(), "auto") {
 		t.Errorf("--permission-mode auto: exit %d, %s", code, errOut.String())
+	}
+}
+
+// A flag the command line defines elsewhere keeps that definition: the
+// compatibility flags never clash with it.
+func TestCompatFlagsGiveWay(t *testing.T) {
+	f := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	real := f.String("mcp-config", "", "MCP servers")
+	var c compatOptions
+	addCompatFlags(f, &c)
+	if err := f.Parse([]string{"--mcp-config", "servers.json", "--effort=high"}); err != nil {
+		t.Fatal(err)
+	}
+	if *real != "servers.json" || c.ignoredLists["mcp-config"] != nil {
+		t.Errorf("--mcp-config went to the compatibility flags")
 	}
 }
