@@ -589,3 +589,32 @@ func TestAgentSDKSubagentMessagesNameTheirTask(t *testing.T) {
 	}
 	w.allUsed()
 }
+
+// A model taught the older ExitPlanMode, which carries the plan in its
+// input, works too: the plan becomes the plan file, the host sees it.
+func TestAgentSDKPlanGivenToExitPlanMode(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "read", When: fakemodel.Match{LastUser: "add a greeting"}, ToolCalls: []fakemodel.ToolCall{{Name: "Read", Input: map[string]any{"file_path": "README.md"}}}},
+			fakemodel.Reply{Name: "exit", When: fakemodel.Match{ToolResult: "A tiny project"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{"plan": thePlan}}}},
+			fakemodel.Reply{Name: "implement", When: fakemodel.Match{ToolResult: "approved"}, ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", Input: map[string]any{"file_path": "hello.txt", "content": "hello\n"}}}},
+			fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: "hello.txt"}, Text: "Done."})
+		w.write("README.md", "A tiny project\n")
+		r := runSDK(t, w, "plan-approve")
+		if got := r.asked(); len(got) != 1 || got[0] != "ExitPlanMode" {
+			t.Fatalf("asked %v", got)
+		}
+		input, _ := r.all("can_use_tool")[0]["input"].(map[string]any)
+		if input["plan"] != thePlan {
+			t.Errorf("ExitPlanMode question %v", input)
+		}
+		if data, err := os.ReadFile(fmt.Sprint(input["planFilePath"])); err != nil || string(data) != thePlan {
+			t.Errorf("plan file %q %v", data, err)
+		}
+		if w.read("hello.txt") != "hello\n" {
+			t.Error("not implemented after approval")
+		}
+		w.allUsed()
+	})
+}

@@ -29,20 +29,35 @@ func NewExitPlanMode(plan *planmode.Session, ask permission.Asker) ExitPlanMode 
 	return ExitPlanMode{Meta: noInput("ExitPlanMode", exitDescription, false), Plan: plan, Ask: ask}
 }
 
-// Prepare rejects any input field.
-func (t ExitPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
-	if _, err := tool.Decode[struct{}](input); err != nil {
-		return nil, err
-	}
-	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env) }}, nil
+// exitInput is ExitPlanMode's input: nothing, or (from models taught the
+// older form of the tool, which hosts of the Claude Agent SDK script) the
+// plan itself, which then becomes the plan file's content. The schema
+// offers no field; the plan file stays the way to write a plan.
+type exitInput struct {
+	Plan *string `json:"plan"`
 }
 
-func (t ExitPlanMode) run(ctx context.Context, env *tool.Env) tool.Result {
+// Prepare rejects any input field but plan.
+func (t ExitPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
+	in, err := tool.Decode[exitInput](input)
+	if err != nil {
+		return nil, err
+	}
+	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env, in.Plan) }}, nil
+}
+
+func (t ExitPlanMode) run(ctx context.Context, env *tool.Env, given *string) tool.Result {
 	if env.AgentID != "" {
 		return tool.Result{Content: planmode.SubagentExitResult, Summary: "done"}
 	}
 	if t.Plan.Mode() != permission.ModePlan {
 		return tool.Errorf("%s", planmode.NotInPlanModeResult)
+	}
+	if given != nil && strings.TrimSpace(*given) != "" {
+		// Only the plan file, which plan mode lets through.
+		if err := t.Plan.WritePlan("", *given); err != nil {
+			return tool.Errorf("The plan could not be saved to the plan file: %v", err)
+		}
 	}
 	path := t.Plan.PlanFile("")
 	plan, ok := t.Plan.ReadPlan("")
