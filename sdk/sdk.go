@@ -66,9 +66,11 @@ type Options struct {
 	// MaxTurns stops a turn after this many model requests (0: no limit).
 	MaxTurns int
 
-	// Resume continues the session with this id; Fork continues a copy
-	// of it under a new id. SessionID names a new session.
+	// Resume continues the session with this id, Continue the project's
+	// latest; Fork continues a copy of it under a new id. SessionID names
+	// a new session.
 	Resume    string
+	Continue  bool
 	Fork      bool
 	SessionID string
 
@@ -123,6 +125,7 @@ func Open(opts Options) (*Session, error) {
 		Disallowed:    opts.Disallowed,
 		MaxTurns:      opts.MaxTurns,
 		Resume:        opts.Resume,
+		Continue:      opts.Continue,
 		Fork:          opts.Fork,
 		SessionID:     opts.SessionID,
 		Interactive:   true,
