@@ -108,6 +108,9 @@ type AssistantMessage struct {
 	Message Message `json:"message"`
 	Model   string  `json:"model,omitempty"`
 	Usage   Usage   `json:"usage"`
+	// StopReason is why the model stopped: "end_turn", "tool_use",
+	// "max_tokens"…, as the provider said.
+	StopReason string `json:"stop_reason,omitempty"`
 }
 
 // UserMessage is a message sent to the model on the user's side: typed

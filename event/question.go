@@ -88,6 +88,11 @@ type Answer struct {
 	Always bool `json:"always,omitempty"`
 	// Message tells the model why it was refused or what to do instead.
 	Message string `json:"message,omitempty"`
+	// UpdatedInput, with Allow, replaces the call's input. The call is
+	// judged again with it: what the rules refuse stays refused.
+	UpdatedInput json.RawMessage `json:"updated_input,omitempty"`
+	// Interrupt, with a refusal, also ends the turn.
+	Interrupt bool `json:"interrupt,omitempty"`
 
 	// Option is the chosen plan approval option; Feedback goes with a
 	// rejection; EditedPlan, when not nil, replaces the plan file.

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/hooks"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
@@ -55,6 +56,10 @@ type Config struct {
 	Emit func(event.Event)
 	Log  *session.Writer
 
+	// Hooks run before and after tool calls and when the model would end
+	// the turn (nil: none).
+	Hooks *hooks.Registry
+
 	// AutoCompact, when set, runs before each model request with the size
 	// of the last request's context in tokens; it may compact the
 	// conversation (through ReplaceHistory).
@@ -73,6 +78,34 @@ type Agent struct {
 	// contextTokens is the size of the last request's context with its
 	// answer, as the provider counted it.
 	contextTokens int
+	// cancelTurn ends the turn in progress (an approver's refusal that
+	// also interrupts).
+	cancelTurn context.CancelFunc
+}
+
+// ContextTokens is the size of the last request's context with its
+// answer, as the provider counted it.
+func (a *Agent) ContextTokens() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.contextTokens
+}
+
+// SetSystem replaces the system prompt for the requests from now on.
+func (a *Agent) SetSystem(system string) {
+	a.mu.Lock()
+	a.cfg.System = system
+	a.mu.Unlock()
+}
+
+// interruptTurn ends the turn in progress.
+func (a *Agent) interruptTurn() {
+	a.mu.Lock()
+	cancel := a.cancelTurn
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // New returns an agent that continues history (nil for a new one).

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -128,9 +129,10 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 		if known {
 			access.Kind, access.ReadOnly = t.Kind(), tool.MarkedReadOnly(t)
 		}
-		res, _, refused = a.gate(ctx, use, access, nil, pc)
+		var g gateResult
+		g, _, refused = a.gate(ctx, use, access, nil, pc)
 		if refused {
-			return res
+			return g.Result
 		}
 	}
 	if !known {
@@ -143,22 +145,38 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	if err != nil {
 		return tool.Errorf("Invalid input for %s: %v", use.Name, err)
 	}
+	pc.Hook = a.preToolUse(ctx, use)
 	access := call.Access()
 	access.Tool, access.Kind, access.ReadOnly = t.Name(), t.Kind(), tool.MarkedReadOnly(t)
-	res, confine, refused := a.gate(ctx, use, access, call, pc)
-	if refused || res.IsError {
-		return res
+	g, confine, refused := a.gate(ctx, use, access, call, pc)
+	if refused || g.IsError {
+		return g.Result
+	}
+	if g.updated != nil {
+		// The one who approved the call changed its input: the new
+		// input is judged again from the start, and only what the rules
+		// let through (or what asking would have allowed) runs.
+		use.Input = g.updated
+		if call, err = t.Prepare(a.cfg.Env, use.Input); err != nil {
+			return tool.Errorf("Invalid input for %s (as changed on approval): %v", use.Name, err)
+		}
+		access = call.Access()
+		access.Tool, access.Kind, access.ReadOnly = t.Name(), t.Kind(), tool.MarkedReadOnly(t)
+		var again gateResult
+		if again, confine, refused = a.regate(ctx, use, access, call, pc); refused || again.IsError {
+			return again.Result
+		}
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
 	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc, Tool: t.Name(), Kind: t.Kind()})
-	res = call.Run(tool.WithConfinement(runCtx, confine))
+	out := call.Run(tool.WithConfinement(runCtx, confine))
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
 	}
-	if access.Kind == permission.KindWrite && !res.IsError {
+	if access.Kind == permission.KindWrite && !out.IsError {
 		a.snapshotPlan()
 	}
-	return res
+	return a.postToolUse(ctx, use, out)
 }
 
 // finished is the event that ends a call that was not refused.
@@ -173,16 +191,43 @@ func finished(agentID string, use llm.Block, res tool.Result, took time.Duration
 // a refusal (then it has emitted ToolRefused), and otherwise how the
 // engine ruled that it must run (in the OS sandbox or not). A call that
 // was not prepared (nil) is only ever refused.
-func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (res tool.Result, confine tool.Confinement, refused bool) {
+func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context) (res gateResult, confine tool.Confinement, refused bool) {
+	return a.decideAndAsk(ctx, use, access, call, pc, a.cfg.Perm.Decide(pc, access), true)
+}
+
+// gateResult is a gate's ruling: an error result when the call may not
+// run, and the input the approver replaced the call's with, if any.
+type gateResult struct {
+	tool.Result
+	updated json.RawMessage
+}
+
+// regate judges a call again after its approver changed its input. A
+// refusal stands; a call that would ask was approved already (with the
+// new input in view), so it runs; no second change is taken.
+func (a *Agent) regate(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, before permission.Context) (gateResult, tool.Confinement, bool) {
+	// The mode may have changed while the question waited: judge the new
+	// input as things stand now.
+	pc := a.permContext()
+	pc.Hook = before.Hook
 	d := a.cfg.Perm.Decide(pc, access)
+	if d.Behavior == permission.Ask {
+		d.Behavior = permission.Allow
+	}
+	return a.decideAndAsk(ctx, use, access, call, pc, d, false)
+}
+
+// decideAndAsk acts on decision d: it validates, asks when d says ask,
+// and refuses or lets the call run.
+func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permission.Access, call tool.Call, pc permission.Context, d permission.Decision, mayUpdate bool) (res gateResult, confine tool.Confinement, refused bool) {
 	if v, ok := call.(tool.Validator); ok && d.Behavior != permission.Deny {
 		if err := v.Validate(); err != nil {
-			return tool.Errorf("%s cannot run: %v", use.Name, err), tool.Confinement{}, false
+			return gateResult{Result: tool.Errorf("%s cannot run: %v", use.Name, err)}, tool.Confinement{}, false
 		}
 	}
 	switch d.Behavior {
 	case permission.Allow:
-		return tool.Result{}, tool.ConfinementFor(d), false
+		return gateResult{}, tool.ConfinementFor(d), false
 	case permission.Ask:
 		q := permission.Question{Kind: permission.AskToolUse, AgentID: a.cfg.ID, ToolUseID: use.ID, Tool: use.Name, Input: use.Input,
 			Reason: d.Reason, Suggest: d.Suggest}
@@ -206,17 +251,24 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 			if m := strings.TrimSpace(ans.Message); m != "" {
 				d.Reason += " The user said: " + m
 			}
+			if ans.Interrupt {
+				a.interruptTurn()
+			}
 		default:
 			if ans.Always && q.Suggest != "" {
 				_ = a.cfg.Perm.AddAllow(q.Suggest)
 			}
-			return tool.Result{}, tool.ConfinementFor(d), false
+			out := gateResult{}
+			if mayUpdate && len(ans.UpdatedInput) > 0 && !sameJSON(ans.UpdatedInput, use.Input) {
+				out.updated = ans.UpdatedInput
+			}
+			return out, tool.ConfinementFor(d), false
 		}
 		d.Rule = "user"
 	}
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
-	return tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}, tool.Confinement{}, true
+	return gateResult{Result: tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}}, tool.Confinement{}, true
 }
 
 // mayShow says the rules let the agent read the files a call touches, so

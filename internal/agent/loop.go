@@ -16,7 +16,13 @@ import (
 // loop sends content as the next user message and runs model requests and
 // tool calls until the turn ends.
 func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	a.mu.Lock()
+	a.cancelTurn = cancel
+	a.mu.Unlock()
 	var res Result
+	continued := 0
 	for {
 		if err := a.appendUser(content, true); err != nil {
 			return res, err
@@ -44,6 +50,11 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 		}
 		uses := resp.Message.ToolUses()
 		if len(uses) == 0 {
+			if more := a.stopHook(ctx, res.Text, continued); more != "" {
+				continued++
+				content = []llm.Block{llm.TextBlock(more)}
+				continue
+			}
 			res.StopReason = StopEndTurn
 			return res, nil
 		}
@@ -69,9 +80,12 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 // request sends the conversation to the model and streams the answer.
 func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 	pc := a.permContext()
+	a.mu.Lock()
+	system := a.cfg.System
+	a.mu.Unlock()
 	req := llm.Request{
 		Model:     a.cfg.Model(pc.Mode),
-		System:    a.cfg.System,
+		System:    system,
 		Messages:  a.History(),
 		Tools:     specs(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc)),
 		MaxTokens: a.cfg.MaxTokens,
@@ -93,7 +107,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 	if resp == nil {
 		return nil, llm.StreamBrokenError(a.cfg.Provider.Name(), errors.New("no response"))
 	}
-	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: EventMessage(resp.Message), Model: req.Model, Usage: EventUsage(resp.Usage)})
+	a.cfg.Emit(event.AssistantMessage{AgentID: a.cfg.ID, Message: EventMessage(resp.Message), Model: req.Model, Usage: EventUsage(resp.Usage), StopReason: resp.StopReason})
 	return resp, nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/checkpoint"
 	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/hooks"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/mcpclient"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -62,6 +63,10 @@ type Options struct {
 	Allowed         []string
 	Disallowed      []string
 	MaxTurns        int
+	// Tools, when not nil, are the only tools the session has (--tools):
+	// no other tool is offered, and the engine refuses a call of one not
+	// offered. An empty list leaves none.
+	Tools []string
 
 	// Resume names a session to continue; Continue picks the latest.
 	Resume   string
@@ -83,6 +88,9 @@ type Options struct {
 	// Asker answers questions instead; nil uses, for an interactive
 	// session, its broker, whose questions are published as events.
 	Asker permission.Asker
+	// DontAsk refuses every call that would ask, without asking (the
+	// Claude Agent SDK's dontAsk mode); other questions are asked.
+	DontAsk bool
 	// PlanName names the plan file of a new session (without .md), in
 	// place of a made-up one; for demonstrations and tests.
 	PlanName string
@@ -91,6 +99,15 @@ type Options struct {
 	// Editor, when set, is the user's editor: file tools read its buffers
 	// and write through it, after the permission engine has decided.
 	Editor Editor
+
+	// SystemPrompt, when set, replaces ponder's system prompt (a host
+	// that brings its own); AppendSystemPrompt is added at its end.
+	// Plan mode's rules do not depend on either: they are enforced, and
+	// explained to the model in the conversation.
+	SystemPrompt       *string
+	AppendSystemPrompt string
+	// Hooks run at a session's moments (see event.HookMatcher).
+	Hooks []event.HookMatcher
 
 	// HTTPClient overrides the provider's HTTP client.
 	HTTPClient *http.Client
@@ -179,12 +196,19 @@ type App struct {
 	approved  *planmode.Approval
 	lastState []byte
 	system    string
+	// ownSystem is ponder's own system prompt, before a front end's
+	// replacement or addition.
+	ownSystem string
 	asker     permission.Asker
 
 	// lead is set when the session leads a team, mate when it is a
 	// teammate (team.go).
 	lead *leadState
 	mate *mateState
+	// hooks are the session's hooks, from Options and front ends;
+	// startHooksRan says the SessionStart hooks ran.
+	hooks         *hooks.Registry
+	startHooksRan bool
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.
@@ -248,6 +272,15 @@ func New(opts Options) (*App, error) {
 	default:
 		a.asker = policyAsker{policy: opts.PlanApproval}
 	}
+	if opts.DontAsk {
+		a.asker = dontAsk{next: a.asker}
+	}
+	a.hooks = hooks.New(a.hookBase)
+	for _, m := range opts.Hooks {
+		if err := a.AddHook(m); err != nil {
+			return nil, &UsageError{Msg: err.Error()}
+		}
+	}
 	if err := a.openSandbox(); err != nil {
 		return nil, err
 	}
@@ -304,6 +337,11 @@ func (a *App) Emit(e event.Event) { a.emit(e) }
 // of the command line, each rule knowing where it was written, and from
 // the kinds the session's tools declare; then tells it about the sandbox.
 func (a *App) buildPermissions() error {
+	for _, n := range a.opts.Tools {
+		if _, ok := a.tools.Get(n); !ok {
+			a.warnings = append(a.warnings, fmt.Sprintf("--tools: ponder has no tool named %q", n))
+		}
+	}
 	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed, Tools: a.tools.Kinds()}
 	for _, l := range a.cfg.Layers {
 		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject}[l.Scope]

@@ -81,8 +81,9 @@ func (a *App) open() (err error) {
 	}
 	a.checkpoints = a.checkpointStore(tr)
 	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints, Editor: a.opts.Editor}
-	system, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
-	a.system = system + teamPrompt(a.opts.Team)
+	own, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
+	a.ownSystem = own + teamPrompt(a.opts.Team)
+	a.system = a.composeSystem(a.ownSystem)
 	if problem != "" {
 		a.warnings = append(a.warnings, problem)
 	}
@@ -181,6 +182,7 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 		Emit:      a.emit,
 		Log:       a.log,
 		ReadOnly:  a.opts.ReadOnly,
+		Hooks:     a.hooks,
 
 		AutoCompact: a.autoCompact,
 	}, history)

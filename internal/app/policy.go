@@ -56,3 +56,17 @@ func (p policyAsker) Ask(_ context.Context, q permission.Question) (permission.A
 	}
 	return permission.Answer{Option: p.policy}, nil
 }
+
+// dontAsk answers no question about a tool call: a call that would ask is
+// refused, as if nobody could answer. Plan approvals, entering plan mode
+// and the model's questions still reach the asker it wraps.
+type dontAsk struct {
+	next permission.Asker
+}
+
+func (d dontAsk) Ask(ctx context.Context, q permission.Question) (permission.Answer, error) {
+	if q.Kind == permission.AskToolUse {
+		return permission.Answer{}, permission.ErrNoAnswerer
+	}
+	return d.next.Ask(ctx, q)
+}

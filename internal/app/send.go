@@ -23,9 +23,15 @@ import (
 // other, with its guards (a settings file never turns bypass on), so
 // starting in plan mode behaves as entering it.
 func (a *App) Start() error {
-	names := a.offeredNames(a.plan.Mode())
+	start := a.plan.Mode()
+	if m, via, err := a.startingMode(); err == nil && m != "" && a.plan.Allows(m, via) == nil {
+		// Hosts read the mode from the first line: it names the mode the
+		// session starts in, which the change below puts in force.
+		start = m
+	}
+	names := a.offeredNames(start)
 	sort.Strings(names)
-	a.emit(event.SessionStarted{SessionID: a.id, Model: a.models.Main, Mode: string(a.plan.Mode()), Cwd: a.dir, Tools: names, Resumed: a.resumed,
+	a.emit(event.SessionStarted{SessionID: a.id, Model: a.models.Main, Mode: string(start), Cwd: a.dir, Tools: names, Resumed: a.resumed,
 		Sandbox: string(a.sandbox.Kind()), MCPServers: a.MCPServers()})
 	for _, w := range a.warnings {
 		a.emit(event.Notice{Level: "warning", Text: w})
@@ -33,19 +39,30 @@ func (a *App) Start() error {
 	for _, i := range a.infos {
 		a.emit(event.Notice{Level: "info", Text: i})
 	}
+	m, via, err := a.startingMode()
+	if err != nil || m == "" {
+		return err
+	}
+	a.plan.SetMode(m, via)
+	return nil
+}
+
+// startingMode is the mode a session starts in, and where it comes from:
+// --permission-mode, else (for a new session) the settings' default mode;
+// "" keeps the mode as it is.
+func (a *App) startingMode() (permission.Mode, planmode.Via, error) {
 	mode, via := a.opts.Mode, planmode.ViaFlag
 	if mode == "" && !a.resumed {
 		mode, via = config.Str(a.cfg.Settings.Permissions.DefaultMode, ""), planmode.ViaSettings
 	}
 	if mode == "" {
-		return nil
+		return "", via, nil
 	}
 	m, err := permission.ParseMode(mode)
 	if err != nil {
-		return &UsageError{Msg: err.Error()}
+		return "", via, &UsageError{Msg: err.Error()}
 	}
-	a.plan.SetMode(m, via)
-	return nil
+	return m, via, nil
 }
 
 // Answer delivers a front end's answer to a pending question. It reports
@@ -94,6 +111,10 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 		mentioned = typed
 	}
 	a.plan.SetTaskHint(text)
+	text, err := a.promptHooks(ctx, text)
+	if err != nil {
+		return a.finish(ctx, agent.Result{StopReason: agent.StopEndTurn}, err)
+	}
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
 	turn := a.beginTurn(main, text)
@@ -201,6 +222,7 @@ func (a *App) mainAgent() *agent.Agent {
 // transcript is closed and the session's lock is let go.
 func (a *App) Close() error {
 	a.closeLead()
+	a.sessionEndHooks()
 	a.broker.Close()
 	if !a.work.stop(closeWait) {
 		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})
@@ -227,7 +249,9 @@ func (a *App) AskPending(ctx context.Context) (TurnResult, error) {
 		return TurnResult{}, nil
 	}
 	a.plan.RequestExit("", p.Plan, p.Permissions)
-	ans, err := a.asker.Ask(ctx, sessiontool.Question(a.plan, implementer{a}, p.Plan, p.Permissions))
+	q := sessiontool.Question(a.plan, implementer{a}, p.Plan, p.Permissions)
+	q.ToolUseID = p.ToolUseID
+	ans, err := a.asker.Ask(ctx, q)
 	if err != nil {
 		return turnResult(agent.Result{StopReason: agent.StopPlanPending, Pending: p}), nil
 	}

@@ -135,6 +135,7 @@ func (l *launcher) config(def agentdef.Definition, id string, log *session.Write
 		Reminders:   reminders,
 		Emit:        a.emit,
 		Log:         log,
+		Hooks:       a.hooks,
 	}
 }
 

@@ -64,6 +64,9 @@ func (a *App) shellPolicy() shellenv.Policy {
 // a rule denies outright is not offered), and a call of anything else is
 // refused by the engine.
 func (a *App) available(t tool.Tool, mode permission.Mode) bool {
+	if a.opts.Tools != nil && !slices.Contains(a.opts.Tools, t.Name()) {
+		return false
+	}
 	pm := a.cfg.Settings.PlanMode
 	switch t.Name() {
 	case "EnterPlanMode":

@@ -60,6 +60,8 @@ type rootOptions struct {
 	rewind        string
 	mcp           mcpFlags
 	planFeedback  string
+	// compat are the flags hosts such as the Claude Agent SDK pass.
+	compat compatOptions
 }
 
 // exitError carries through cobra the exit status of a run that has
@@ -149,6 +151,10 @@ headless run whose result goes to standard output.`,
 			if err := checkResume(o.resume, cmd.Flags().Changed("resume")); err != nil {
 				return usage(err)
 			}
+			o.compat.read(cmd)
+			for _, n := range o.compat.notes(cmd) {
+				fmt.Fprintln(io.Err, "ponder: note: "+n)
+			}
 			return runRoot(cmd.Context(), o, args, io)
 		},
 	}
@@ -181,12 +187,29 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.rewind, "rewind", "both", "with --rewind-to: what to put back: both, files or conversation")
 	o.mcp.add(f)
 	f.StringVar(&o.planFeedback, "plan-feedback", "", `with --resume: send the pending plan back with the feedback in this file, markdown ("line 3: use a map" comments on line 3 of the plan) or JSON ({"feedback":"…","annotations":[{"line":3,"comment":"…"}]})`)
+	// The real flags come first: a compat flag steps aside for one
+	// that exists.
+	addCompatFlags(f, &o.compat)
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io))
 	setFriendly(cmd)
 	return cmd
 }
 
 func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
+	if o.inputFormat == headless.FormatStreamJSON && o.outputFormat == headless.FormatStreamJSON {
+		// A program speaking stream-json both ways is a host: there is
+		// no terminal to draw on.
+		o.print = true
+	}
+	if err := o.compat.validate(); err != nil {
+		return usage(err)
+	}
+	dontAsk := false
+	if o.mode == "dontAsk" {
+		// The SDK's "ask nobody": the default mode, with every call
+		// that would ask refused.
+		o.mode, dontAsk = "default", true
+	}
 	if err := o.validate(); err != nil {
 		return usage(err)
 	}
@@ -200,7 +223,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		ExploreModel:  o.exploreModel,
 		PlanModel:     o.planModel,
 		Mode:          o.mode,
-		BypassAllowed: o.skipPerms,
+		BypassAllowed: o.skipPerms || o.compat.allowSkip,
 		Trust:         o.trust,
 		Allowed:       o.allowed,
 		Disallowed:    o.disallowed,
@@ -211,8 +234,16 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		SessionID:     o.sessionID,
 		PlanApproval:  o.planApproval,
 		Team:          leadOptions(o.team),
+
+		AppendSystemPrompt: o.compat.appendSystemPrompt,
+		DontAsk:            dontAsk,
+		Tools:              o.compat.toolList(),
 	}
 	o.mcp.apply(&appOpts)
+	if o.compat.systemPromptSet {
+		sp := o.compat.systemPrompt
+		appOpts.SystemPrompt = &sp
+	}
 	pick := o.resume == pickSession
 	if pick {
 		appOpts.Resume = ""
@@ -245,6 +276,11 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Stdin:        io.In,
 		Stdout:       io.Out,
 		Stderr:       io.Err,
+
+		IncludePartial: o.compat.includePartial,
+		ReplayUser:     o.compat.replayUser,
+		HostAnswers:    o.compat.permissionPrompt == "stdio",
+		Version:        Version,
 	}
 	if err := o.planAnswer(&hopts); err != nil {
 		return usage(err)

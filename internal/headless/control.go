@@ -61,36 +61,37 @@ type work struct {
 }
 
 // control reads the host's side of a stream-json session: user messages,
-// answers to questions, mode changes and interrupts.
+// answers to questions, mode changes and interrupts; and carries ponder's
+// own requests to the host (hook callbacks).
 type control struct {
 	app   *app.App
 	out   *writer
 	input *queue
+	calls *hostCalls
 
 	mu        sync.Mutex
-	kinds     map[string]event.QuestionKind
-	asked     map[string]event.Question
+	questions map[string]event.Question
 	interrupt context.CancelFunc
+	// sdkMCP are the in-process MCP servers a host of the SDK's dialect
+	// named, which ponder does not connect.
+	sdkMCP []string
 }
 
 func newControl(a *app.App, out *writer) *control {
-	return &control{app: a, out: out, input: newQueue(), kinds: map[string]event.QuestionKind{}, asked: map[string]event.Question{}}
+	return &control{app: a, out: out, input: newQueue(), calls: newHostCalls(out), questions: map[string]event.Question{}}
 }
 
-// noteQuestion remembers what kind each open question is, to read its
-// answer.
+// noteQuestion remembers each open question, to read its answer.
 func (c *control) noteQuestion(q event.Question) {
 	c.mu.Lock()
-	c.kinds[q.ID] = q.Kind
-	c.asked[q.ID] = q
+	c.questions[q.ID] = q
 	c.mu.Unlock()
 }
 
 // forgetQuestion drops a question that no longer waits, however it ended.
 func (c *control) forgetQuestion(id string) {
 	c.mu.Lock()
-	delete(c.kinds, id)
-	delete(c.asked, id)
+	delete(c.questions, id)
 	c.mu.Unlock()
 }
 
@@ -104,11 +105,12 @@ func (c *control) setInterrupt(cancel context.CancelFunc) {
 // read consumes standard input until it ends. It never waits for a turn:
 // user messages queue up, control lines take effect as they come. The end
 // of input means the host is gone: questions still open, and any asked
-// later, are withdrawn, so nothing waits forever and nothing is approved
-// by default.
+// later, are withdrawn, and requests to the host fail, so nothing waits
+// forever and nothing is approved by default.
 func (c *control) read(r io.Reader) {
 	defer c.input.close()
 	defer c.app.AnswererGone()
+	defer c.calls.close()
 	br := bufio.NewReaderSize(r, 1<<20)
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
@@ -145,110 +147,127 @@ func (c *control) handle(data []byte, n int) {
 		}
 		c.input.push(work{text: text, images: images})
 	case "control_response":
-		c.answer(n, in.RequestID, in.Response)
+		c.response(n, in.RequestID, in.Response)
 	case "control_request":
 		c.request(n, in.RequestID, in.Request)
+	case "control_cancel_request", "keep_alive", "update_environment_variables":
+		// A host withdrawing a request ponder already answered, or
+		// keeping the pipe warm: nothing to do.
 	default:
 		c.complain(n, "unknown line type %q (want user, control_response or control_request)", in.Type)
 	}
 }
 
-// answer turns a control_response into the answer of its question.
-func (c *control) answer(n int, id string, raw json.RawMessage) {
+// response reads a control_response in either shape: request_id at the
+// top with the answer as response (ponder's), or the SDK's envelope
+// {"subtype":"success"|"error","request_id":…,"response":{…}}.
+func (c *control) response(n int, id string, raw json.RawMessage) {
+	var env struct {
+		Subtype   string          `json:"subtype"`
+		RequestID string          `json:"request_id"`
+		Response  json.RawMessage `json:"response"`
+		Error     string          `json:"error"`
+	}
+	_ = json.Unmarshal(raw, &env)
+	payload := raw
+	failed := ""
+	if env.Subtype == "success" || env.Subtype == "error" {
+		if id == "" {
+			id = env.RequestID
+		}
+		payload = env.Response
+		if env.Subtype == "error" {
+			failed = env.Error
+			if failed == "" {
+				failed = "the host answered with an error"
+			}
+		}
+	}
+	if id == "" {
+		c.complain(n, "a control_response needs a request_id")
+		return
+	}
+	if c.calls.deliver(id, payload, failed) {
+		return
+	}
+	c.answer(n, id, payload, failed)
+}
+
+// answer turns a host's reply into the answer of its question. A host
+// that failed to answer (an SDK host without a canUseTool callback, say)
+// dismisses the question, which counts as no.
+func (c *control) answer(n int, id string, raw json.RawMessage, failed string) {
 	c.mu.Lock()
-	kind, ok := c.kinds[id]
+	q, ok := c.questions[id]
 	c.mu.Unlock()
 	if !ok {
 		c.complain(n, "no open question has request_id %q", id)
 		return
 	}
-	var r struct {
-		Behavior string            `json:"behavior"`
-		Message  string            `json:"message"`
-		Always   bool              `json:"always"`
-		Option   string            `json:"option"`
-		Feedback string            `json:"feedback"`
-		Plan     *string           `json:"plan"`
-		Answers  map[string]string `json:"answers"`
+	if failed != "" {
+		c.complain(n, "the host could not answer %s %q: %s", q.Kind, id, failed)
+		c.app.Dismiss(id)
+		return
+	}
+	var r reply
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage(`{}`)
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		c.complain(n, "control_response %q: %v", id, err)
 		c.app.Dismiss(id)
 		return
 	}
-	var ans event.Answer
-	switch kind {
-	case event.AskToolUse, event.AskEnterPlan:
-		ans = event.Answer{Allow: r.Behavior == "allow", Message: r.Message, Always: r.Always}
-	case event.AskPlanExit:
-		opt := r.Option
-		if opt == "" && r.Behavior == "allow" {
-			opt = event.OptionApprove
-		}
-		if opt == "" && r.Behavior == "deny" {
-			opt = event.OptionReject
-			if r.Feedback == "" {
-				r.Feedback = r.Message
-			}
-		}
-		ans = event.Answer{Option: opt, Feedback: r.Feedback, EditedPlan: r.Plan}
-		c.mu.Lock()
-		q := c.asked[id]
-		c.mu.Unlock()
-		var err error
+	ans, mode, dismiss, err := toAnswer(q.Kind, r)
+	if err != nil {
+		c.complain(n, "control_response %q: %v", id, err)
+		c.app.Dismiss(id)
+		return
+	}
+	if dismiss {
+		c.app.Dismiss(id)
+		return
+	}
+	if ans.EditedPlan != nil && *ans.EditedPlan == q.Plan {
+		ans.EditedPlan = nil // the plan sent back as it was
+	}
+	if q.Kind == event.AskPlanExit {
+		// ponder's own fields: comments on lines, the implementing
+		// model, the rules to grant.
 		if ans, err = c.planExitAnswer(q, raw, ans); err != nil {
 			// The question stays open, so the host can answer again.
 			c.complain(n, "control_response %q: %v", id, err)
 			return
 		}
-	case event.AskUser:
-		ans = event.Answer{Answers: r.Answers}
 	}
 	if !c.app.Answer(id, ans) {
 		c.complain(n, "the question %q no longer waits for an answer", id)
-	}
-}
-
-// request handles a host's own control request.
-func (c *control) request(n int, id string, raw json.RawMessage) {
-	var r struct {
-		Subtype      string `json:"subtype"`
-		Mode         string `json:"mode"`
-		Instructions string `json:"instructions"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		c.reply(id, fmt.Errorf("invalid request: %v", err))
 		return
 	}
-	switch r.Subtype {
-	case "set_permission_mode":
-		c.reply(id, c.app.SetMode(r.Mode, "control"))
-	case "interrupt":
-		c.mu.Lock()
-		cancel := c.interrupt
-		c.mu.Unlock()
-		if cancel != nil {
-			cancel()
+	if mode != "" {
+		if err := c.app.SetMode(mode, "sdk"); err != nil {
+			c.complain(n, "control_response %q: %v", id, err)
 		}
-		c.reply(id, nil)
-	case "compact":
-		// Queued behind the messages before it, so it never runs while a
-		// turn does.
-		c.input.push(work{compactID: id, instructions: r.Instructions})
-	default:
-		c.reply(id, fmt.Errorf("unknown control request %q (want set_permission_mode, interrupt or compact)", r.Subtype))
 	}
 }
 
-func (c *control) reply(id string, err error) {
-	resp := map[string]any{"subtype": "success"}
+func (c *control) reply(id string, err error) { c.replyWith(id, nil, err) }
+
+// replyWith answers a host's control request with a payload, in a shape
+// both dialects read: request_id at the top (ponder's) and inside the
+// response (the SDK's).
+func (c *control) replyWith(id string, payload any, err error) {
+	resp := map[string]any{"subtype": "success", "request_id": id}
+	if payload != nil {
+		resp["response"] = payload
+	}
 	if err != nil {
-		resp = map[string]any{"subtype": "error", "error": err.Error()}
+		resp = map[string]any{"subtype": "error", "request_id": id, "error": err.Error()}
 	}
 	c.out.line(map[string]any{"type": "control_response", "request_id": id, "response": resp})
 }
 
 func (c *control) complain(n int, format string, args ...any) {
 	msg := fmt.Sprintf("input line %d: ", n) + fmt.Sprintf(format, args...)
-	c.out.line(map[string]any{"type": "event", "event": "notice", "level": "warning", "text": msg, "session_id": c.app.ID()})
+	c.out.line(c.out.eventLine(event.Notice{Level: "warning", Text: msg}))
 }

@@ -36,17 +36,30 @@ type Options struct {
 	Stdin          io.Reader
 	Stdout         io.Writer
 	Stderr         io.Writer
+
+	// IncludePartial prints stream_event lines as answers stream;
+	// ReplayUser echoes the host's user messages.
+	IncludePartial bool
+	ReplayUser     bool
+	// HostAnswers says the host asked to answer permission questions
+	// over stdio (--permission-prompt-tool stdio): it speaks the Claude
+	// Agent SDK's dialect from the start.
+	HostAnswers bool
+	// Version is ponder's version, for the hosts that ask.
+	Version string
 }
 
 // Run performs the run and returns the exit code.
 func Run(ctx context.Context, o Options) int {
 	start := time.Now()
-	w := &writer{out: o.Stdout, errOut: o.Stderr, format: o.OutputFormat}
+	w := &writer{out: o.Stdout, errOut: o.Stderr, format: o.OutputFormat, version: o.Version, partial: o.IncludePartial, replay: o.ReplayUser}
+	w.sdk.Store(o.HostAnswers)
 	fail := func(code int, err error) int {
 		if o.OutputFormat == FormatText {
 			fmt.Fprintln(o.Stderr, "ponder: "+err.Error())
 		} else {
-			w.line(Result{Type: "result", Subtype: "error", IsError: true, SessionID: w.sessionID, Error: err.Error(), Result: err.Error()})
+			w.line(Result{Type: "result", Subtype: w.errorSubtype(), IsError: true, SessionID: w.sessionID, Error: err.Error(), Result: err.Error(),
+				Errors: []string{err.Error()}, PermissionDenials: []denial{}, UUID: newUUID()})
 			fmt.Fprintln(o.Stderr, "ponder: "+err.Error())
 		}
 		return code
@@ -160,14 +173,28 @@ func Run(ctx context.Context, o Options) int {
 		}
 		return app.ExitFailure
 	}
+	if w.sdk.Load() {
+		// The SDK's hosts read how each turn ended from its result; an
+		// exit status other than 0 means ponder itself failed.
+		return app.ExitOK
+	}
 	return code
 }
 
 // interrupted reports a run a signal ended between turns.
 func (r *runner) interrupted() {
-	r.w.line(Result{Type: "result", Subtype: "error", IsError: true, SessionID: r.a.ID(), Result: "interrupted", Error: "interrupted",
-		Mode: r.a.Mode(), DurationMS: time.Since(r.start).Milliseconds()})
+	r.w.line(Result{Type: "result", Subtype: r.w.errorSubtype(), IsError: true, SessionID: r.a.ID(), Result: "interrupted", Error: "interrupted",
+		Mode: r.a.Mode(), DurationMS: time.Since(r.start).Milliseconds(), Errors: []string{"interrupted"}, PermissionDenials: r.w.takeDenials(), UUID: newUUID()})
 	fmt.Fprintln(r.o.Stderr, "ponder: interrupted")
+}
+
+// errorSubtype is the subtype of a failed turn's result: "error" for
+// ponder's hosts, the SDK's name for its own.
+func (w *writer) errorSubtype() string {
+	if w.sdk.Load() {
+		return "error_during_execution"
+	}
+	return "error"
 }
 
 // runner reports turns.
@@ -178,10 +205,13 @@ type runner struct {
 	start time.Time
 	// cut says a turn was reported as interrupted.
 	cut bool
+	// turnStart is when the turn being reported began.
+	turnStart time.Time
 }
 
 // turn runs one stream-json input message, interruptible by the host.
 func (r *runner) turn(ctx context.Context, ctl *control, text string, images ...app.Image) int {
+	r.turnStart = time.Now()
 	tctx, cancel := context.WithCancel(ctx)
 	ctl.setInterrupt(cancel)
 	res, err := r.a.SendImages(tctx, text, images)
@@ -210,15 +240,24 @@ func (r *runner) teamTurn(ctx context.Context, ctl *control) (int, bool) {
 // pending approval followed by a prompt is not reported on its own.
 func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 	a, w := r.a, r.w
+	began := r.turnStart
+	if began.IsZero() {
+		began = r.start
+	}
 	out := Result{Type: "result", Subtype: "success", SessionID: a.ID(), Result: res.Text, Mode: a.Mode(),
-		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: res.Usage, Turn: res.Turn}
+		NumTurns: res.Requests, DurationMS: time.Since(r.start).Milliseconds(), Usage: usageOf(res.Usage), Turn: res.Turn,
+		DurationAPIMS: time.Since(began).Milliseconds(), Errors: []string{}, UUID: newUUID()}
+	if res.StopReason != "" {
+		stop := res.StopReason
+		out.StopReason = &stop
+	}
 	if _, ok := a.PlanText(); ok {
 		out.PlanFile = a.PlanFile()
 	}
 	code := app.ExitOK
 	switch {
 	case err != nil:
-		out.Subtype, out.IsError, out.Error, code = "error", true, err.Error(), app.ExitCode(err)
+		out.Subtype, out.IsError, out.Error, code = w.errorSubtype(), true, err.Error(), app.ExitCode(err)
 		if out.Result == "" {
 			out.Result = err.Error()
 		}
@@ -229,13 +268,17 @@ func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 		out.Subtype, out.IsError, code = "error_max_turns", true, app.ExitFailure
 		out.Error = fmt.Sprintf("stopped after %d model requests (--max-turns)", res.Requests)
 	case res.StopReason == app.StopInterrupted:
-		out.Subtype, out.IsError, code = "error", true, app.ExitFailure
+		out.Subtype, out.IsError, code = w.errorSubtype(), true, app.ExitFailure
 		out.Error = "interrupted"
 		r.cut = true
+	}
+	if out.Error != "" {
+		out.Errors = []string{out.Error}
 	}
 	if !final && code == app.ExitOK && out.Subtype == "success" {
 		return code, false
 	}
+	out.PermissionDenials = w.takeDenials()
 	switch r.o.OutputFormat {
 	case FormatJSON, FormatStreamJSON:
 		w.line(out)

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+
+	"github.com/google/uuid"
 
 	"github.com/ponder-agent/ponder/event"
 )
@@ -16,7 +19,8 @@ const (
 	FormatStreamJSON = "stream-json"
 )
 
-// Result is the final object of json and stream-json output.
+// Result is the final object of json and stream-json output. Besides
+// ponder's own fields it has those the Claude Agent SDK reads.
 type Result struct {
 	Type      string `json:"type"`
 	Subtype   string `json:"subtype"`
@@ -30,9 +34,42 @@ type Result struct {
 	Permissions []event.PlanPermission `json:"permissions,omitempty"`
 	Mode        string                 `json:"permission_mode"`
 	NumTurns    int                    `json:"num_turns"`
-	Turn        int                    `json:"turn,omitempty"`
-	DurationMS  int64                  `json:"duration_ms"`
-	Usage       event.Usage            `json:"usage"`
+	// Turn numbers the user turn the run began, for --rewind-to.
+	Turn       int       `json:"turn,omitempty"`
+	DurationMS int64     `json:"duration_ms"`
+	Usage      wireUsage `json:"usage"`
+	// DurationAPIMS is the time spent on model requests; ponder counts
+	// the turn.
+	DurationAPIMS int64 `json:"duration_api_ms"`
+	// TotalCostUSD is always 0: ponder does not price requests.
+	TotalCostUSD float64 `json:"total_cost_usd"`
+	// StopReason is how the turn ended, or null.
+	StopReason *string `json:"stop_reason"`
+	// Errors lists what went wrong (empty on success).
+	Errors []string `json:"errors"`
+	// PermissionDenials are the calls refused during the turn.
+	PermissionDenials []denial `json:"permission_denials"`
+	ModelUsage        struct{} `json:"modelUsage"`
+	UUID              string   `json:"uuid"`
+}
+
+// wireUsage counts tokens with every field present.
+type wireUsage struct {
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_input_tokens"`
+	CacheWriteTokens int `json:"cache_creation_input_tokens"`
+}
+
+func usageOf(u event.Usage) wireUsage {
+	return wireUsage{u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens}
+}
+
+// denial is a refused call, as a result lists it.
+type denial struct {
+	ToolName  string          `json:"tool_name"`
+	ToolUseID string          `json:"tool_use_id"`
+	ToolInput json.RawMessage `json:"tool_input"`
 }
 
 // writer prints events in the chosen format. Lines are written whole and
@@ -43,6 +80,27 @@ type writer struct {
 	errOut    io.Writer
 	format    string
 	sessionID string
+	version   string
+
+	// sdk says the host speaks the Claude Agent SDK's dialect (it sent
+	// initialize, or asked for stdio permission prompts).
+	sdk atomic.Bool
+	// partial prints stream_event lines while answers stream; replay
+	// echoes the host's own user messages.
+	partial bool
+	replay  bool
+
+	// streams are the answers streaming now, by agent.
+	streams map[string]*stream
+	// parents are the Task calls that launched each subagent.
+	parents map[string]string
+	// denials are the calls refused since the last result.
+	denials []denial
+}
+
+// stream is an answer whose stream_event lines have begun.
+type stream struct {
+	id string
 }
 
 func (w *writer) line(v any) {
@@ -87,43 +145,246 @@ func (w *writer) plain(e event.Event) {
 	}
 }
 
+func newUUID() string { return uuid.NewString() }
+
 func (w *writer) streamJSON(e event.Event) {
 	switch e := e.(type) {
 	case event.SessionStarted:
 		w.sessionID = e.SessionID
 		w.line(map[string]any{"type": "system", "subtype": "init", "session_id": e.SessionID, "model": e.Model,
 			"permission_mode": e.Mode, "cwd": e.Cwd, "tools": e.Tools, "resumed": e.Resumed, "version": event.Version,
-			"sandbox": e.Sandbox, "mcp_servers": initMCPServers(e.MCPServers)})
-	case event.TextDelta, event.TurnFinished:
+			"sandbox": e.Sandbox,
+			// What the Claude Agent SDK reads.
+			"permissionMode": e.Mode, "apiKeySource": "none", "claude_code_version": w.version, "mcp_servers": initMCPServers(e.MCPServers),
+			"slash_commands": []string{"compact"}, "output_style": "default", "skills": []string{}, "plugins": []any{},
+			"agents": []string{"general-purpose", "Explore", "Plan"}, "uuid": newUUID()})
+	case event.TextDelta:
+		if w.partial {
+			w.delta(e)
+		}
+	case event.TurnFinished:
 	case event.QuestionClosed:
 		// Hosts know questions by their request_id.
-		l := eventLine(e, w.sessionID)
+		l := w.eventLine(e)
 		l["request_id"] = e.ID
 		w.line(l)
+		if e.How != event.Answered && w.sdk.Load() {
+			// The SDK aborts the callback still deciding (its signal).
+			w.line(map[string]any{"type": "control_cancel_request", "request_id": e.ID})
+		}
+	case event.AgentStarted:
+		w.setParent(e.AgentID, e.ParentToolID)
+		w.line(w.eventLine(e))
 	case event.AssistantMessage:
-		w.line(map[string]any{"type": "assistant", "message": e.Message, "agent_id": e.AgentID, "session_id": w.sessionID, "usage": e.Usage})
+		w.assistant(e)
 	case event.UserMessage:
-		w.line(map[string]any{"type": "user", "message": e.Message, "agent_id": e.AgentID, "session_id": w.sessionID})
+		w.user(e)
 	case event.QuestionAsked:
-		w.line(controlRequest(e.Question))
+		if w.sdk.Load() {
+			w.line(sdkControlRequest(e.Question))
+		} else {
+			w.line(controlRequest(e.Question))
+		}
+	case event.ToolRefused:
+		w.mu.Lock()
+		w.denials = append(w.denials, denial{ToolName: e.Tool, ToolUseID: e.ID, ToolInput: objectOr(e.Input)})
+		w.mu.Unlock()
+		w.line(w.eventLine(e))
+		if w.sdk.Load() {
+			l := map[string]any{"type": "system", "subtype": "permission_denied", "tool_name": e.Tool, "tool_use_id": e.ID,
+				"decision_reason_type": reasonType(e.Rule), "decision_reason": e.Rule, "message": e.Reason,
+				"uuid": newUUID(), "session_id": w.sessionID}
+			if e.AgentID != "" {
+				l["agent_id"] = e.AgentID
+			}
+			w.line(l)
+		}
+	case event.ModeChanged:
+		w.line(w.eventLine(e))
+		if w.sdk.Load() {
+			w.line(map[string]any{"type": "system", "subtype": "status", "status": nil, "permissionMode": e.To,
+				"uuid": newUUID(), "session_id": w.sessionID})
+		}
 	default:
-		w.line(eventLine(e, w.sessionID))
+		w.line(w.eventLine(e))
 	}
 }
 
+// reasonType sorts a refusal's rule the way the SDK names decision
+// reasons.
+func reasonType(rule string) string {
+	switch {
+	case rule == "hook":
+		return "hook"
+	case rule == "user":
+		return "permissionPromptTool"
+	case rule == "mode" || rule == "plan mode" || rule == "read-only agent":
+		return "mode"
+	}
+	return "rule"
+}
+
+// parent is the Task call that launched an agent, or nil for the main
+// conversation.
+func (w *writer) parent(agentID string) any {
+	if agentID == "" {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if p, ok := w.parents[agentID]; ok {
+		return p
+	}
+	return nil
+}
+
+func (w *writer) setParent(agentID, toolID string) {
+	w.mu.Lock()
+	if w.parents == nil {
+		w.parents = map[string]string{}
+	}
+	w.parents[agentID] = toolID
+	w.mu.Unlock()
+}
+
+// assistant prints a whole answer: ponder's fields and the shape of an
+// Anthropic message, which the SDK reads.
+func (w *writer) assistant(e event.AssistantMessage) {
+	id := "msg_" + uuid.NewString()
+	w.mu.Lock()
+	s := w.streams[e.AgentID]
+	delete(w.streams, e.AgentID)
+	w.mu.Unlock()
+	var stop any
+	if e.StopReason != "" {
+		stop = e.StopReason
+	}
+	if s != nil {
+		id = s.id
+		p := w.parent(e.AgentID)
+		w.streamEvent(p, map[string]any{"type": "content_block_stop", "index": 0})
+		w.streamEvent(p, map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+			"usage": map[string]any{"output_tokens": e.Usage.OutputTokens}})
+		w.streamEvent(p, map[string]any{"type": "message_stop"})
+	}
+	msg := map[string]any{"id": id, "type": "message", "role": "assistant", "model": e.Model, "content": wireBlocks(e.Message.Content),
+		"stop_reason": stop, "stop_sequence": nil, "usage": usageOf(e.Usage)}
+	w.line(map[string]any{"type": "assistant", "message": msg, "agent_id": e.AgentID, "session_id": w.sessionID, "usage": e.Usage,
+		"parent_tool_use_id": w.parent(e.AgentID), "uuid": newUUID()})
+}
+
+// user prints a user message. Hosts of the SDK's dialect get tool results
+// only (and their own messages back with --replay-user-messages), without
+// ponder's reminders to the model.
+func (w *writer) user(e event.UserMessage) {
+	content := e.Message.Content
+	if w.sdk.Load() {
+		content = nil
+		results := false
+		for _, b := range e.Message.Content {
+			if b.Reminder != "" {
+				continue
+			}
+			results = results || b.Type == event.BlockToolResult
+			content = append(content, b)
+		}
+		if !results && !w.replay || len(content) == 0 {
+			return
+		}
+	}
+	msg := map[string]any{"role": e.Message.Role, "content": wireBlocks(content)}
+	w.line(map[string]any{"type": "user", "message": msg, "agent_id": e.AgentID, "session_id": w.sessionID,
+		"parent_tool_use_id": w.parent(e.AgentID), "uuid": newUUID()})
+}
+
+// delta prints a piece of streaming text as stream_event lines, opening
+// the message and its text block first.
+func (w *writer) delta(e event.TextDelta) {
+	w.mu.Lock()
+	if w.streams == nil {
+		w.streams = map[string]*stream{}
+	}
+	s, open := w.streams[e.AgentID]
+	if !open {
+		s = &stream{id: "msg_" + uuid.NewString()}
+		w.streams[e.AgentID] = s
+	}
+	w.mu.Unlock()
+	p := w.parent(e.AgentID)
+	if !open {
+		w.streamEvent(p, map[string]any{"type": "message_start", "message": map[string]any{"id": s.id, "type": "message", "role": "assistant",
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": wireUsage{}}})
+		w.streamEvent(p, map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+	}
+	w.streamEvent(p, map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": e.Text}})
+}
+
+func (w *writer) streamEvent(parent any, ev map[string]any) {
+	w.line(map[string]any{"type": "stream_event", "event": ev, "parent_tool_use_id": parent, "uuid": newUUID(), "session_id": w.sessionID})
+}
+
+// takeDenials returns the calls refused since the last call, and forgets
+// them.
+func (w *writer) takeDenials() []denial {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.denials
+	w.denials = nil
+	if d == nil {
+		d = []denial{}
+	}
+	return d
+}
+
+// wireBlocks gives blocks the shape of the Anthropic Messages API: a tool
+// call always has an input object.
+func wireBlocks(blocks []event.Block) []any {
+	out := make([]any, 0, len(blocks))
+	for _, b := range blocks {
+		switch b.Type {
+		case event.BlockToolUse:
+			out = append(out, map[string]any{"type": b.Type, "id": b.ID, "name": b.Name, "input": objectOr(b.Input)})
+		case event.BlockText:
+			m := map[string]any{"type": b.Type, "text": b.Text}
+			if b.Reminder != "" {
+				m["reminder"] = b.Reminder
+			}
+			out = append(out, m)
+		default:
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// objectOr returns raw, or an empty object when raw is empty.
+func objectOr(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	return raw
+}
+
 // eventLine flattens an event into {"type":"event","event":KIND,...}.
-func eventLine(e event.Event, sessionID string) map[string]any {
+// Hosts of the SDK's dialect know a closed set of message types, so there
+// it is a system message of its own subtype, ponder_event, which they
+// pass over like the other system messages they do not know.
+func (w *writer) eventLine(e event.Event) map[string]any {
 	out := map[string]any{}
 	if data, err := json.Marshal(e); err == nil {
 		_ = json.Unmarshal(data, &out)
 	}
 	out["type"] = "event"
 	out["event"] = e.Kind()
-	out["session_id"] = sessionID
+	out["session_id"] = w.sessionID
+	if w.sdk.Load() {
+		out["type"], out["subtype"], out["uuid"] = "system", "ponder_event", newUUID()
+	}
 	return out
 }
 
-// controlRequest is how a question reaches the host on stream-json.
+// controlRequest is how a question reaches a host of ponder's own
+// dialect.
 func controlRequest(q event.Question) map[string]any {
 	req := map[string]any{"subtype": string(q.Kind)}
 	switch q.Kind {
@@ -144,6 +405,9 @@ func controlRequest(q event.Question) map[string]any {
 	addApprovalContent(req, q)
 	if q.AgentID != "" {
 		req["agent_id"] = q.AgentID
+	}
+	if q.ToolUseID != "" {
+		req["tool_use_id"] = q.ToolUseID
 	}
 	return map[string]any{"type": "control_request", "request_id": q.ID, "request": req}
 }

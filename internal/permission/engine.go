@@ -101,6 +101,8 @@ type Context struct {
 	// Engine.Offers); a call of any other tool is refused. Nil offers
 	// every tool, for callers that judge accesses outside an agent.
 	Offered []string
+	// Hook is what the session's PreToolUse hooks said about this call.
+	Hook HookRuling
 }
 
 // Engine holds the rules of a session and makes every permission decision.
@@ -346,15 +348,24 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		}
 	}
 
+	if c.Hook.Behavior == Deny {
+		return hookDecision(c.Hook)
+	}
 	if c.Mode == ModePlan || c.ReadOnlyAgent {
 		if d, decided := readOnlyLimit(c, a, canon, class); decided {
 			return d
 		}
 	}
+	if c.Hook.Behavior == Ask {
+		return e.suggest(hookDecision(c.Hook), a, class)
+	}
 
 	if a.Kind == KindExec {
 		if d, ok := e.execAsked(a, class); ok {
 			return e.suggest(d, a, class)
+		}
+		if c.Hook.Behavior == Allow {
+			return hookDecision(c.Hook)
 		}
 		if d, ok := e.execAllowed(a, class); ok {
 			return d
@@ -363,6 +374,9 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		if r, ok := e.match.anyCovers(e.ask, a, it); ok {
 			d := Decision{Behavior: Ask, Rule: "ask rule " + r.Text, Reason: fmt.Sprintf("The permission rule %s (%s) asks for confirmation.", r.Text, r.origin())}
 			return e.suggest(d, a, class)
+		}
+		if c.Hook.Behavior == Allow {
+			return hookDecision(c.Hook)
 		}
 		if r, ok := e.match.allCovered(e.allow, a, it); ok {
 			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}

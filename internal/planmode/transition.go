@@ -115,6 +115,14 @@ func (s *Session) guard(m permission.Mode, via Via) error {
 	return nil
 }
 
+// Allows says why SetMode(m, via) would be refused, or nil, without
+// changing anything.
+func (s *Session) Allows(m permission.Mode, via Via) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.guard(m, via)
+}
+
 // NextMode is the mode Shift+Tab moves to from the current one: default,
 // acceptEdits, plan, then bypassPermissions when it was allowed at start,
 // and round again.

@@ -307,6 +307,7 @@ func TestHeldProcessOutlivesItsScopeAndShieldsNothing(t *testing.T) {
 		t.Fatal("a released process left running was not hunted")
 	}
 }
+
 // exit turns a process into a zombie of its parent, its children going to
 // ponder, as a process that exits of itself.
 func (f *fakeSystem) exit(pid int) {

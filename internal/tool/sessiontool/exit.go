@@ -35,7 +35,10 @@ func NewExitPlanMode(plan *planmode.Session, ask permission.Asker, impl Implemen
 		InputSchema: json.RawMessage(exitSchema)}, Plan: plan, Ask: ask, Impl: impl}
 }
 
-// Prepare reads the permissions the plan asks for; any other field is an
+// Prepare reads the permissions the plan asks for, and the plan itself
+// when a model taught the older form of the tool sends it (it then
+// becomes the plan file's content; the schema offers no such field, and
+// the plan file stays the way to write a plan); any other field is an
 // error. Each rule is judged now, so a rule that does not parse is the
 // model's to fix before anyone is asked.
 func (t ExitPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error) {
@@ -47,15 +50,21 @@ func (t ExitPlanMode) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, 
 	if err != nil {
 		return nil, err
 	}
-	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env, perms) }}, nil
+	return call{run: func(ctx context.Context) tool.Result { return t.run(ctx, env, in.Plan, perms) }}, nil
 }
 
-func (t ExitPlanMode) run(ctx context.Context, env *tool.Env, perms []event.PlanPermission) tool.Result {
+func (t ExitPlanMode) run(ctx context.Context, env *tool.Env, given *string, perms []event.PlanPermission) tool.Result {
 	if env.AgentID != "" {
 		return tool.Result{Content: planmode.SubagentExitResult, Summary: "done"}
 	}
 	if t.Plan.Mode() != permission.ModePlan {
 		return tool.Errorf("%s", planmode.NotInPlanModeResult)
+	}
+	if given != nil && strings.TrimSpace(*given) != "" {
+		// Only the plan file, which plan mode lets through.
+		if err := t.Plan.WritePlan("", *given); err != nil {
+			return tool.Errorf("The plan could not be saved to the plan file: %v", err)
+		}
 	}
 	path := t.Plan.PlanFile("")
 	plan, ok := t.Plan.ReadPlan("")

@@ -31,6 +31,9 @@ type Implementer interface {
 // exitInput is ExitPlanMode's input: nothing, or the permissions the
 // implementation will need.
 type exitInput struct {
+	// Plan is the plan itself, from models taught the older form of the
+	// tool (see Prepare).
+	Plan        *string `json:"plan"`
 	Permissions []struct {
 		Rule   string `json:"rule"`
 		Reason string `json:"reason"`

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// compatOptions are the flags programs that embed a coding agent pass
+// (the Claude Agent SDK for TypeScript and Python starts its executable
+// with them), so that ponder can be that executable. Those that mean
+// something to ponder are carried out; the rest are accepted and named in
+// a note on standard error, so that a host's launch never fails on them.
+type compatOptions struct {
+	verbose            bool
+	permissionPrompt   string
+	includePartial     bool
+	systemPrompt       string
+	systemPromptSet    bool
+	toolsSet           bool
+	appendSystemPrompt string
+	allowSkip          bool
+	replayUser         bool
+	tools              string
+	// ignored are accepted flags that do nothing in ponder, by name.
+	ignored map[string]*string
+	// ignoredBools are the same for flags without a value.
+	ignoredBools map[string]*bool
+	// ignoredLists are flags that may be given several times.
+	ignoredLists map[string]*[]string
+}
+
+// Why accepted flags do nothing, for the note; flags not listed here have
+// the general reason.
+var compatReasons = map[string]string{
+	"max-thinking-tokens":    "ponder does not set a thinking budget",
+	"thinking":               "ponder does not set a thinking budget",
+	"thinking-display":       "ponder does not set a thinking budget",
+	"effort":                 "ponder does not set an effort level",
+	"fallback-model":         "ponder retries the same model instead of falling back",
+	"max-budget-usd":         "ponder does not price requests; use --max-turns",
+	"task-budget":            "ponder does not price requests; use --max-turns",
+	"add-dir":                "files outside the project follow the permission rules as they are",
+	"setting-sources":        "ponder reads its own settings files; an untrusted project's settings only narrow",
+	"settings":               "ponder reads its settings from its own files",
+	"agents":                 "define agents in .ponder/agents/*.md",
+	"agent":                  "define agents in .ponder/agents/*.md",
+	"json-schema":            "structured output is not supported",
+	"no-session-persistence": "ponder always keeps a transcript",
+}
+
+// addCompatFlags registers the flags on f. A flag some other part of the
+// command line defines already (say --mcp-config, once ponder reads it)
+// is left to that definition, so the two never clash; call it after the
+// other flags are defined.
+func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
+	free := func(name string) bool { return f.Lookup(name) == nil }
+	if free("verbose") {
+		f.BoolVar(&c.verbose, "verbose", false, "accepted for compatibility: stream-json output always has every message")
+		_ = f.MarkHidden("verbose")
+	}
+	if free("permission-prompt-tool") {
+		f.StringVar(&c.permissionPrompt, "permission-prompt-tool", "", `with stream-json input: "stdio" sends permission questions to the host as control requests (the default there)`)
+		_ = f.MarkHidden("permission-prompt-tool")
+	}
+	if free("include-partial-messages") {
+		f.BoolVar(&c.includePartial, "include-partial-messages", false, "stream-json: also print stream_event lines as the answer streams")
+	}
+	if free("system-prompt") {
+		f.StringVar(&c.systemPrompt, "system-prompt", "", "replace ponder's system prompt (plan mode's rules are enforced whatever it says)")
+	}
+	if free("append-system-prompt") {
+		f.StringVar(&c.appendSystemPrompt, "append-system-prompt", "", "add text to the end of the system prompt")
+	}
+	if free("allow-dangerously-skip-permissions") {
+		f.BoolVar(&c.allowSkip, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later, as --dangerously-skip-permissions")
+		_ = f.MarkHidden("allow-dangerously-skip-permissions")
+	}
+	if free("replay-user-messages") {
+		f.BoolVar(&c.replayUser, "replay-user-messages", false, "stream-json: echo the host's user messages back")
+		_ = f.MarkHidden("replay-user-messages")
+	}
+	if free("tools") {
+		f.StringVar(&c.tools, "tools", "", `the only tools the session has, comma-separated ("default": all of them; "": none)`)
+	}
+	const ignored = "accepted for compatibility; no effect in ponder"
+	c.ignored = map[string]*string{}
+	for _, name := range []string{"max-thinking-tokens", "thinking", "thinking-display", "effort", "fallback-model", "max-budget-usd",
+		"task-budget", "agent", "agents", "betas", "json-schema", "permission-prompts", "setting-sources", "project-config-root",
+		"resume-session-at", "resume-drops-turn", "initialize-fields", "managed-settings", "settings", "sandbox", "debug-file"} {
+		if free(name) {
+			c.ignored[name] = f.String(name, "", ignored)
+			_ = f.MarkHidden(name)
+		}
+	}
+	c.ignoredBools = map[string]*bool{}
+	for _, name := range []string{"strict-mcp-config", "include-hook-events", "session-mirror", "await-initialize",
+		"managed-settings-in-initialize", "no-session-persistence", "debug"} {
+		if free(name) {
+			c.ignoredBools[name] = f.Bool(name, false, ignored)
+			_ = f.MarkHidden(name)
+		}
+	}
+	c.ignoredLists = map[string]*[]string{}
+	for _, name := range []string{"add-dir", "mcp-config", "channels", "plugin-dir", "plugin-dir-no-mcp"} {
+		if free(name) {
+			c.ignoredLists[name] = f.StringArray(name, nil, ignored)
+			_ = f.MarkHidden(name)
+		}
+	}
+}
+
+// read records which flags the command line set.
+func (c *compatOptions) read(cmd *cobra.Command) {
+	c.systemPromptSet = cmd.Flags().Changed("system-prompt")
+	c.toolsSet = cmd.Flags().Changed("tools")
+}
+
+// toolList is the --tools list, or nil for every tool.
+func (c *compatOptions) toolList() []string {
+	if !c.toolsSet || strings.TrimSpace(c.tools) == "default" {
+		return nil
+	}
+	list := []string{}
+	for _, n := range strings.Split(c.tools, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			list = append(list, n)
+		}
+	}
+	return list
+}
+
+// validate checks the compatibility flags that ponder carries out.
+func (c *compatOptions) validate() error {
+	if c.permissionPrompt != "" && c.permissionPrompt != "stdio" {
+		return fmt.Errorf("--permission-prompt-tool %q: ponder asks its host over stream-json only (use stdio)", c.permissionPrompt)
+	}
+	return nil
+}
+
+// notes says, one line each, which accepted flags were given that do
+// nothing in ponder, and why.
+func (c *compatOptions) notes(cmd *cobra.Command) []string {
+	var names []string
+	for name := range c.ignored {
+		if cmd.Flags().Changed(name) {
+			names = append(names, name)
+		}
+	}
+	for name := range c.ignoredBools {
+		if cmd.Flags().Changed(name) {
+			names = append(names, name)
+		}
+	}
+	for name := range c.ignoredLists {
+		if cmd.Flags().Changed(name) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	out := make([]string, 0, len(names))
+	for _, name := range names {
+		why := compatReasons[name]
+		if why == "" {
+			why = "it has no counterpart in ponder"
+		}
+		out = append(out, fmt.Sprintf("--%s is accepted for compatibility and ignored: %s", name, why))
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+// Package hooks runs the hooks a session has at its moments (before and
+// after a tool call, when a prompt is submitted, when the model would
+// stop) and folds their answers into one outcome. Where a hook comes from
+// does not matter here: a Go function of the SDK, a callback a stream-json
+// host answers, or (later) a command from the settings all implement Hook.
+//
+// Hooks only advise. What a PreToolUse outcome says is handed to the
+// permission engine, which weighs it with every other rule: a hook can
+// refuse a call or make it ask, and it can spare a question, but it can
+// never lift a hard limit such as plan mode's.
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
+)
+
+// Hook is one hook.
+type Hook interface {
+	Run(ctx context.Context, in event.HookInput) (event.HookOutput, error)
+}
+
+// Func adapts a function to Hook.
+type Func event.HookFunc
+
+// Run calls f.
+func (f Func) Run(ctx context.Context, in event.HookInput) (event.HookOutput, error) {
+	return f(ctx, in)
+}
+
+// DefaultTimeout bounds one hook's run when its registration names none.
+const DefaultTimeout = 60 * time.Second
+
+// entry is one registered hook.
+type entry struct {
+	event   event.HookEvent
+	match   *regexp.Regexp // nil: every tool
+	hook    Hook
+	timeout time.Duration
+}
+
+// Registry holds a session's hooks. The zero value and nil have none; it
+// is safe for concurrent use.
+type Registry struct {
+	mu      sync.RWMutex
+	entries []entry
+	// base fills the fields every input carries (session, directory,
+	// mode).
+	base func(*event.HookInput)
+}
+
+// New returns a registry whose inputs get their common fields from base.
+func New(base func(*event.HookInput)) *Registry { return &Registry{base: base} }
+
+// Add registers h for ev on the tools matcher selects (see
+// event.HookMatcher); timeout 0 is DefaultTimeout.
+func (r *Registry) Add(ev event.HookEvent, matcher string, h Hook, timeout time.Duration) error {
+	switch ev {
+	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop,
+		event.HookSessionStart, event.HookSessionEnd:
+	default:
+		return fmt.Errorf("hook event %q is not supported (want PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart or SessionEnd)", ev)
+	}
+	e := entry{event: ev, hook: h, timeout: timeout}
+	if e.timeout <= 0 {
+		e.timeout = DefaultTimeout
+	}
+	if m := strings.TrimSpace(matcher); m != "" && m != "*" {
+		re, err := regexp.Compile("^(?:" + m + ")$")
+		if err != nil {
+			return fmt.Errorf("hook matcher %q: %v", matcher, err)
+		}
+		e.match = re
+	}
+	r.mu.Lock()
+	r.entries = append(r.entries, e)
+	r.mu.Unlock()
+	return nil
+}
+
+// Has reports whether any hook is registered for ev.
+func (r *Registry) Has(ev event.HookEvent) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, e := range r.entries {
+		if e.event == ev {
+			return true
+		}
+	}
+	return false
+}
+
+// Outcome is what the hooks of one moment said, together.
+type Outcome struct {
+	// Decision is the strictest decision given: deny (or block) over ask
+	// over allow; "" when no hook decided.
+	Decision string
+	// Reason is the reason of the hook whose decision won, or of all
+	// hooks that agreed on it.
+	Reason string
+	// Context joins the context every hook added.
+	Context string
+	// Stop says a hook asked to end the turn, StopReason why.
+	Stop       bool
+	StopReason string
+	// Messages are for the user; Errors say which hooks failed (a failed
+	// hook has no opinion).
+	Messages []string
+	Errors   []string
+}
+
+// rank orders decisions from no opinion to the strictest.
+var rank = map[string]int{"": 0, event.HookAllow: 1, event.HookAsk: 2, event.HookDeny: 3, event.HookBlock: 3}
+
+// Run runs every hook registered for in.Event (and, for tool events,
+// in.ToolName) in order and folds their answers. A hook that fails or runs
+// out of time counts as no opinion and is named in Errors.
+func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
+	var out Outcome
+	if r == nil {
+		return out
+	}
+	if r.base != nil {
+		r.base(&in)
+	}
+	r.mu.RLock()
+	entries := append([]entry(nil), r.entries...)
+	r.mu.RUnlock()
+	var contexts, reasons []string
+	for _, e := range entries {
+		if e.event != in.Event || (e.match != nil && !e.match.MatchString(in.ToolName)) {
+			continue
+		}
+		o, err := runOne(ctx, e, in)
+		if err != nil {
+			out.Errors = append(out.Errors, fmt.Sprintf("%s hook: %v", in.Event, err))
+			continue
+		}
+		d := strings.ToLower(strings.TrimSpace(o.Decision))
+		if _, ok := rank[d]; !ok {
+			out.Errors = append(out.Errors, fmt.Sprintf("%s hook: unknown decision %q (ignored)", in.Event, o.Decision))
+			d = ""
+		}
+		switch {
+		case rank[d] > rank[out.Decision]:
+			out.Decision, reasons = d, nil
+			fallthrough
+		case d != "" && rank[d] == rank[out.Decision]:
+			if s := strings.TrimSpace(o.Reason); s != "" {
+				reasons = append(reasons, s)
+			}
+		}
+		if s := strings.TrimSpace(o.Context); s != "" {
+			contexts = append(contexts, s)
+		}
+		if o.Stop {
+			out.Stop = true
+			if out.StopReason == "" {
+				out.StopReason = o.StopReason
+			}
+		}
+		if s := strings.TrimSpace(o.SystemMessage); s != "" {
+			out.Messages = append(out.Messages, s)
+		}
+	}
+	out.Reason = strings.Join(reasons, "\n")
+	out.Context = strings.Join(contexts, "\n")
+	return out
+}
+
+// errTimeout is a hook that ran out of time.
+var errTimeout = errors.New("timed out")
+
+// runOne runs one hook within its time, turning a panic into an error.
+func runOne(ctx context.Context, e entry, in event.HookInput) (out event.HookOutput, err error) {
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	out, err = e.hook.Run(ctx, in)
+	if err == nil && ctx.Err() == context.DeadlineExceeded {
+		err = errTimeout
+	}
+	return out, err
+}

@@ -1,0 +1,87 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
+)
+
+func decide(d, reason string) Func {
+	return func(context.Context, event.HookInput) (event.HookOutput, error) {
+		return event.HookOutput{Decision: d, Reason: reason}, nil
+	}
+}
+
+func TestStrictestDecisionWins(t *testing.T) {
+	r := New(func(in *event.HookInput) { in.SessionID = "s1" })
+	var seen event.HookInput
+	must(t, r.Add(event.HookPreToolUse, "", Func(func(_ context.Context, in event.HookInput) (event.HookOutput, error) {
+		seen = in
+		return event.HookOutput{Decision: event.HookAllow, Reason: "fine"}, nil
+	}), 0))
+	must(t, r.Add(event.HookPreToolUse, "Write|Edit", decide(event.HookDeny, "no writes"), 0))
+	must(t, r.Add(event.HookPreToolUse, "Bash", decide(event.HookAsk, "check"), 0))
+
+	out := r.Run(context.Background(), event.HookInput{Event: event.HookPreToolUse, ToolName: "Write"})
+	if out.Decision != event.HookDeny || out.Reason != "no writes" {
+		t.Errorf("Write: got %q %q, want deny with its reason", out.Decision, out.Reason)
+	}
+	if seen.SessionID != "s1" {
+		t.Errorf("base fields not filled: %+v", seen)
+	}
+	out = r.Run(context.Background(), event.HookInput{Event: event.HookPreToolUse, ToolName: "Read"})
+	if out.Decision != event.HookAllow {
+		t.Errorf("Read: got %q, want allow", out.Decision)
+	}
+	// The matcher must match the whole name: "Bash" is not "BashOutput".
+	out = r.Run(context.Background(), event.HookInput{Event: event.HookPreToolUse, ToolName: "BashOutput"})
+	if out.Decision != event.HookAllow {
+		t.Errorf("BashOutput: got %q, want allow (the Bash matcher is anchored)", out.Decision)
+	}
+	if out := r.Run(context.Background(), event.HookInput{Event: event.HookStop}); out.Decision != "" {
+		t.Errorf("no Stop hooks, got %q", out.Decision)
+	}
+}
+
+func TestFailingHooksHaveNoOpinion(t *testing.T) {
+	r := New(nil)
+	must(t, r.Add(event.HookStop, "", Func(func(context.Context, event.HookInput) (event.HookOutput, error) {
+		return event.HookOutput{}, errors.New("boom")
+	}), 0))
+	must(t, r.Add(event.HookStop, "", Func(func(context.Context, event.HookInput) (event.HookOutput, error) {
+		panic("bad hook")
+	}), 0))
+	must(t, r.Add(event.HookStop, "", Func(func(ctx context.Context, _ event.HookInput) (event.HookOutput, error) {
+		<-ctx.Done()
+		return event.HookOutput{Decision: event.HookBlock}, nil
+	}), 10*time.Millisecond))
+	must(t, r.Add(event.HookStop, "", decide("maybe", ""), 0))
+	out := r.Run(context.Background(), event.HookInput{Event: event.HookStop})
+	if out.Decision != "" || len(out.Errors) != 4 {
+		t.Errorf("got decision %q, errors %q; want none and four errors", out.Decision, out.Errors)
+	}
+}
+
+func TestBadRegistrations(t *testing.T) {
+	r := New(nil)
+	if err := r.Add("Notification", "", decide("", ""), 0); err == nil {
+		t.Error("an unsupported event was accepted")
+	}
+	if err := r.Add(event.HookPreToolUse, "(", decide("", ""), 0); err == nil {
+		t.Error("a broken matcher was accepted")
+	}
+	var none *Registry
+	if none.Has(event.HookStop) || none.Run(context.Background(), event.HookInput{Event: event.HookStop}).Decision != "" {
+		t.Error("a nil registry has hooks")
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
