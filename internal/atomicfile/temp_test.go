@@ -45,9 +45,15 @@ func TestTempNamesAreRecognisedOnlyWithTheKey(t *testing.T) {
 		t.Fatalf("owner(%q) = %d, %v", name, pid, ok)
 	}
 	other := testTemps(t)
+	// The tag's last digit changed (to one it is not).
+	last := name[len(name)-len(".tmp")-1]
+	changed := byte('0')
+	if last == '0' {
+		changed = '1'
+	}
 	forged := []string{
 		strings.Replace(name, "4242", "4243", 1),                      // another pid, same tag
-		name[:len(name)-len(".tmp")-1] + "0.tmp",                      // tag changed
+		name[:len(name)-len(".tmp")-1] + string(changed) + ".tmp",     // tag changed
 		".main.go.ponder-4242-0123456789abcdef.tmp",                   // no tag
 		".main.go.ponder-4242-0123456789abcdef-0123456789abcdef.tmp",  // made-up tag
 		".main.go.ponder-04242-0123456789abcdef-0123456789abcdef.tmp", // padded pid
