@@ -20,7 +20,7 @@ func (a answerer) Ask(context.Context, permission.Question) (permission.Answer, 
 // and the grants into the fresh conversation: the first request of the
 // implementation goes to that model and tells it what it was granted.
 func TestClearedConversationKeepsModelAndGrants(t *testing.T) {
-	ans := permission.Answer{Option: event.OptionClearContext, Model: "impl-model"}
+	ans := permission.Answer{Option: event.OptionClearContext, Model: "impl-model", Grant: []string{"Bash(make build)"}}
 	a, prov := newTestApp(t, Options{Asker: answerer{ans}, Mode: event.ModePlan},
 		fakemodel.Reply{When: fakemodel.Match{LastUser: "plan it"}, ToolCalls: []fakemodel.ToolCall{
 			{Name: "Write", InputFunc: func(r *fakemodel.Request) any {

@@ -28,10 +28,76 @@ type Reach struct {
 // the command writes.
 const outsideProbe = "/ponder-outside-probe/file"
 
-// executionProbes are files inside the project that decide what runs
-// (see configuresExecution): a rule that may write them reaches as far as
-// whatever runs them.
-var executionProbes = []string{".git/config", ".git/hooks/pre-commit", ".ponder/settings.json", ".claude/settings.json", ".mcp.json"}
+// executionProbes are files inside the project that decide what runs,
+// made from every protected name (see configuresExecution), at the root
+// and below it, in the spellings tools accept: a rule that may write any
+// of them reaches as far as whatever runs them. The rule's own compiled
+// pattern is matched against them, so no spelling of the pattern (a
+// bracket, a '**') gets around the list.
+func executionProbes() []string {
+	var out []string
+	for _, pn := range protectedNames {
+		names := []string{pn.name}
+		switch pn.name {
+		case "makefile":
+			names = append(names, "Makefile")
+		case "gnumakefile":
+			names = append(names, "GNUmakefile")
+		}
+		for _, n := range names {
+			forms := []string{n}
+			if pn.tree {
+				forms = append(forms, n+"/config", n+"/hooks/pre-commit", n+"/settings.json", n+"/x.yml")
+			}
+			if pn.prefix {
+				forms = append(forms, n+".local")
+			}
+			for _, f := range forms {
+				out = append(out, f, "sub/"+f)
+			}
+		}
+	}
+	return out
+}
+
+// protectedSegment returns the protected directory a segment of a path
+// pattern can name (".gi[t]" names .git, ".v*" names .vscode), or "".
+// A "**" segment is left to the probes: it would name them all.
+func protectedSegment(spec string) string {
+	segs := strings.Split(strings.ToLower(filepath.ToSlash(spec)), "/")
+	for i, seg := range segs {
+		if seg == "" || seg == "**" || seg == "~" || seg == "." || seg == ".." {
+			continue
+		}
+		for _, pn := range protectedNames {
+			first, second, pair := strings.Cut(strings.ToLower(pn.name), "/")
+			if !pn.tree && !pair {
+				continue
+			}
+			if ok, _ := path.Match(seg, first); !ok {
+				continue
+			}
+			if !pair {
+				return pn.name
+			}
+			if i+1 < len(segs) {
+				if ok, _ := path.Match(segs[i+1], second); ok || segs[i+1] == "**" {
+					return pn.name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// commandName is the program a Bash rule names, for messages.
+func commandName(r Rule) string {
+	spec := parseCommandSpec(r.Specifier)
+	if len(spec.words) == 0 {
+		return "any command"
+	}
+	return shellclass.Program(spec.words[0])
+}
 
 // JudgeGrant parses a rule a plan asks for and says how far it reaches. A
 // rule that does not parse is an error naming it.
@@ -58,13 +124,21 @@ func (e *Engine) reach(r Rule) Reach {
 		}
 		return e.pathReach(r, true)
 	case KindExec:
-		return commandReach(r, e.match.root)
+		// A command runs whatever the project's files say (a Makefile, a
+		// test, a package's scripts), and the plan's own edits write
+		// those files: no command is granted without the user's yes.
+		if why := commandReach(r, e.match.root); why.Outside {
+			return why
+		}
+		return Reach{true, "runs " + commandName(r) + ", which runs what the project's files say, and the plan may change them"}
 	case KindNetwork:
 		if r.Specifier == "" {
 			return Reach{true, "fetches any address"}
 		}
-		return Reach{}
-	case KindAgent, KindNone:
+		return Reach{true, "sends requests off this machine, which can carry the project's contents"}
+	case KindAgent:
+		return Reach{true, "launches agents, which may run commands of their own"}
+	case KindNone:
 		return Reach{}
 	}
 	if k, ok := e.match.tools[r.Tool]; ok && k == KindNone {
@@ -86,7 +160,10 @@ func (e *Engine) pathReach(r Rule, write bool) Reach {
 		}
 	}
 	if write {
-		for _, rel := range executionProbes {
+		if name := protectedSegment(r.Specifier); name != "" {
+			return Reach{true, "files that decide what runs (" + name + ")"}
+		}
+		for _, rel := range executionProbes() {
 			if e.match.pathMatches(r, path.Join(root, rel), pathHints{isDir: func() bool { return false }}) {
 				return Reach{true, "files that decide what runs (" + rel + ")"}
 			}

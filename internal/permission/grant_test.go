@@ -15,16 +15,39 @@ func TestJudgeGrantFlagsRulesThatReachOutsideTheProject(t *testing.T) {
 		rule    string
 		outside bool
 	}{
-		{"Bash(go test:*)", false},
-		{"Bash(npm run lint)", false},
-		{"Bash(go build ./...)", false},
-		{"Bash(make test)", false},
 		{"Edit(src/**)", false},
 		{"Edit(/src/**)", false},
 		{"Write(*.go)", false},
 		{"Read(docs/**)", false},
-		{"WebFetch(domain:go.dev)", false},
-		{"Task(Explore)", false},
+		// A command runs what the project's files say, which the plan
+		// may change; a fetch can carry the project off the machine; an
+		// agent runs commands of its own: none is granted unasked.
+		{"Bash(go test:*)", true},
+		{"Bash(npm run lint)", true},
+		{"Bash(go build ./...)", true},
+		{"Bash(make test)", true},
+		{"Bash(make:*)", true},
+		{"Bash(npm test:*)", true},
+		{"WebFetch(domain:go.dev)", true},
+		{"WebFetch(domain:localhost)", true},
+		{"Task(Explore)", true},
+		// Files that decide what runs, however the pattern spells them.
+		{"Edit(Makefile)", true},
+		{"Edit(makefile)", true},
+		{"Edit(GNUmakefile)", true},
+		{"Edit(**/Makefile)", true},
+		{"Edit(.gi[t]/hooks/pre-push)", true},
+		{"Edit(.npmrc)", true},
+		{"Edit(.envrc)", true},
+		{"Edit(.env)", true},
+		{"Edit(.vscode/tasks.json)", true},
+		{"Edit(AGENTS.md)", true},
+		{"Edit(.github/workflows/ci.yml)", true},
+		{"Edit(.husky/pre-commit)", true},
+		{"Edit(sub/.git/config)", true},
+		{"Edit(.cargo/config.toml)", true},
+		{"Edit(mise.toml)", true},
+		{"Edit(.ponder/commands/x.md)", true},
 		// Whole tools, and commands that run other commands.
 		{"Bash", true},
 		{"Bash(*)", true},
