@@ -18,5 +18,6 @@ func HardenProcess() error {
 	if err := syscall.Setrlimit(syscall.RLIMIT_CORE, &lim); err != nil {
 		return err
 	}
+	noPtraceForChildren()
 	return notDumpable()
 }
