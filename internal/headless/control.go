@@ -235,8 +235,14 @@ func (c *control) answer(n int, id string, raw json.RawMessage, failed string) {
 		// ponder's own fields: comments on lines, the implementing
 		// model, the rules to grant.
 		if ans, err = c.planExitAnswer(q, raw, ans); err != nil {
-			// The question stays open, so the host can answer again.
 			c.complain(n, "control_response %q: %v", id, err)
+			if c.out.sdk.Load() {
+				// An SDK host's callback answers once: its answer
+				// that does not fit counts as no.
+				c.app.Dismiss(id)
+			}
+			// Otherwise the question stays open, so the host can
+			// answer again.
 			return
 		}
 	}
