@@ -21,9 +21,6 @@ func (t teamTools) SendMessage(ctx context.Context, m teamtool.Outgoing) (string
 	a := t.a
 	switch {
 	case a.lead != nil && m.Response != nil:
-		if err := withinLeadMode(string(a.plan.Mode()), m.Response.Mode); m.Response.Approve && string(a.plan.Mode()) != event.ModePlan && err != nil {
-			return "", err
-		}
 		return a.answerTeammate(ctx, m.To, *m.Response, "model")
 	case m.Response != nil:
 		return "", errors.New("only the team's lead answers plan approval requests")

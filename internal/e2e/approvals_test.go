@@ -144,8 +144,9 @@ func TestStreamJSONAnnotationsModelAndGrants(t *testing.T) {
 	})
 }
 
-// Unattended approval grants what stays inside the project, never a rule
-// that reaches outside it: the model's rm is refused and the file stays.
+// Unattended approval grants no command: a command runs what the
+// project's files say, which the plan may change, so both of the model's
+// commands still need a yes that nobody gives, and nothing changes.
 func TestUnattendedApprovalGrantsOnlyRulesInsideTheProject(t *testing.T) {
 	w := newWorld(t, "anthropic",
 		writePlanText("plan", planV1, fakemodel.Match{LastUser: "add a greeting"}),
@@ -162,8 +163,8 @@ func TestUnattendedApprovalGrantsOnlyRulesInsideTheProject(t *testing.T) {
 	if strings.TrimSpace(o.stdout) != "Partly done." {
 		t.Fatalf("stdout %q stderr %q", o.stdout, o.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(w.dir, "built.txt")); err != nil {
-		t.Fatal("the rule inside the project was not granted")
+	if _, err := os.Stat(filepath.Join(w.dir, "built.txt")); err == nil {
+		t.Fatal("a command the plan asked for was granted without the user's yes")
 	}
 	if w.read("keep.txt") != "precious\n" {
 		t.Fatal("a rule reaching outside the project was granted without being named")

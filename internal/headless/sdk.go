@@ -188,7 +188,9 @@ func toAnswer(kind event.QuestionKind, r reply) (ans event.Answer, mode string, 
 				feedback = r.Message
 			}
 		default:
-			return ans, "", false, fmt.Errorf("a plan approval needs an option, or behavior allow or deny")
+			// No option yet: comments alone send the plan back, and
+			// the check of the whole answer refuses anything else
+			// (planExitAnswer).
 		}
 		return event.Answer{Option: opt, Feedback: feedback, EditedPlan: plan}, "", false, nil
 	case event.AskUser:

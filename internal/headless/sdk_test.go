@@ -57,7 +57,6 @@ func TestRepliesBecomeAnswers(t *testing.T) {
 		kind  event.QuestionKind
 		reply string
 	}{
-		{event.AskPlanExit, `{}`},
 		{event.AskUser, `{"answers":{"Q?":{"x":1}}}`},
 		{event.AskUser, `{"answers":[1]}`},
 	} {
