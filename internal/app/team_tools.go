@@ -82,9 +82,6 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	if running {
 		return "", fmt.Errorf("teammate %s is running already; send it a message instead", s.Name)
 	}
-	if err := withinLeadMode(string(a.plan.Mode()), s.Mode); err != nil {
-		return "", err
-	}
 	if s.Process {
 		return a.spawnProcess(s)
 	}
@@ -240,22 +237,4 @@ func (a *App) leadShutdown(ctx context.Context, to, reason string) (string, erro
 		return "", err
 	}
 	return fmt.Sprintf("Asked %s to stop; it does once its current turn is done.", to), nil
-}
-
-// modeRank orders the modes a teammate may get by what they let through
-// without a question.
-var modeRank = map[string]int{event.ModePlan: 0, "": 1, event.ModeDefault: 1, event.ModeAcceptEdits: 2}
-
-// withinLeadMode refuses a teammate mode that lets through more than the
-// lead's own: the lead's model picks the mode, and a teammate must not be
-// its way around the questions the lead's mode asks.
-func withinLeadMode(lead, mate string) error {
-	l, ok := modeRank[lead]
-	if !ok {
-		return nil // bypassPermissions: the user allowed everything
-	}
-	if m, ok := modeRank[mate]; ok && m > l {
-		return fmt.Errorf("a teammate cannot work in %s while the lead works in %s: it would let through what the lead asks about", mate, lead)
-	}
-	return nil
 }
