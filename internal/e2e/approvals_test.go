@@ -151,7 +151,7 @@ func TestUnattendedApprovalGrantsOnlyRulesInsideTheProject(t *testing.T) {
 	w := newWorld(t, "anthropic",
 		writePlanText("plan", planV1, fakemodel.Match{LastUser: "add a greeting"}),
 		exitWithPerms("exit", fakemodel.Match{ToolResult: "Created"}),
-		fakemodel.Reply{Name: "implement", When: fakemodel.Match{ToolResult: "granted these permissions"},
+		fakemodel.Reply{Name: "implement", When: fakemodel.Match{ToolResult: "approved"},
 			ToolCalls: []fakemodel.ToolCall{
 				{Name: "Bash", Input: map[string]any{"command": "touch built.txt"}},
 				{Name: "Bash", Input: map[string]any{"command": "rm keep.txt"}},
