@@ -10,6 +10,8 @@
 package commands
 
 import (
+	"github.com/ponder-agent/ponder/internal/permission"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -155,7 +157,7 @@ type ruleList []string
 func (l *ruleList) UnmarshalYAML(n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		*l = splitRules(n.Value)
+		*l = permission.SplitRuleList(n.Value)
 		return nil
 	case yaml.SequenceNode:
 		var items []string
@@ -166,31 +168,6 @@ func (l *ruleList) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	}
 	return fmt.Errorf("line %d: allowed-tools is a comma-separated string or a list", n.Line)
-}
-
-// splitRules splits at commas outside parentheses.
-func splitRules(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth = max(0, depth-1)
-		case ',':
-			if depth == 0 {
-				if p := strings.TrimSpace(s[start:i]); p != "" {
-					out = append(out, p)
-				}
-				start = i + 1
-			}
-		}
-	}
-	if p := strings.TrimSpace(s[start:]); p != "" {
-		out = append(out, p)
-	}
-	return out
 }
 
 func parseFile(path string) (Command, error) {

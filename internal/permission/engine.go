@@ -155,7 +155,7 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 			name  string
 		}{{&e.deny, set.Deny, "deny"}, {&e.ask, set.Ask, "ask"}, {&e.allow, set.Allow, "allow"}} {
 			for _, text := range list.texts {
-				for _, part := range splitRuleList(text) {
+				for _, part := range SplitRuleList(text) {
 					rule, err := parseWith(m, part, set.Source, set.File)
 					if err != nil {
 						return nil, fmt.Errorf("%s: permissions.%s: %w", where(set.Source, set.File), list.name, err)

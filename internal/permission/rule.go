@@ -132,7 +132,7 @@ func checkSpecifier(r Rule) error {
 func ParseRules(texts []string) ([]Rule, error) {
 	out := make([]Rule, 0, len(texts))
 	for _, t := range texts {
-		for _, part := range splitRuleList(t) {
+		for _, part := range SplitRuleList(t) {
 			r, err := ParseRule(part)
 			if err != nil {
 				return nil, err
@@ -143,9 +143,9 @@ func ParseRules(texts []string) ([]Rule, error) {
 	return out, nil
 }
 
-// splitRuleList splits "Read,Bash(git diff:*),Edit(a,b)" on the commas that
+// SplitRuleList splits "Read,Bash(git diff:*),Edit(a,b)" on the commas that
 // are not inside parentheses, as --allowedTools takes them.
-func splitRuleList(s string) []string {
+func SplitRuleList(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i, r := range s {
@@ -153,7 +153,7 @@ func splitRuleList(s string) []string {
 		case '(':
 			depth++
 		case ')':
-			depth--
+			depth = max(0, depth-1)
 		case ',':
 			if depth == 0 {
 				if part := strings.TrimSpace(s[start:i]); part != "" {
