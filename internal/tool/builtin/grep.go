@@ -27,6 +27,14 @@ const (
 	grepMaxFileSize = 20 << 20
 	// grepMaxOutput bounds the text Grep returns.
 	grepMaxOutput = 50_000
+	// keptBufferMax is the largest read buffer a search worker keeps for
+	// its next file; a larger one is left to the collector, so that a
+	// few big files do not hold memory on every worker for the whole
+	// search.
+	keptBufferMax = 4 << 20
+	// pseudoWalkMaxBytes bounds what a directory search reads of a file
+	// of /proc or /sys, which reports no size.
+	pseudoWalkMaxBytes = 1 << 20
 )
 
 type grepInput struct {
@@ -174,11 +182,12 @@ func (c *grepCall) Access() permission.Access {
 
 // grepStats counts files left out of a search.
 type grepStats struct {
-	large      int    // files over the size limit
-	binaryRoot bool   // the one file searched is binary
-	cutAt      int64  // the one file searched was read only this far
-	hidden     string // what the permission rules left out, in words
-	stream     streamStats
+	large       int    // files over the size limit
+	largePseudo int    // files of /proc or /sys over pseudoWalkMaxBytes
+	binaryRoot  bool   // the one file searched is binary
+	cutAt       int64  // the one file searched was read only this far
+	hidden      string // what the permission rules left out, in words
+	stream      streamStats
 }
 
 // Run searches on a goroutine of its own, so that ponder stops waiting
@@ -279,6 +288,8 @@ func (c *grepCall) searchTree(ctx context.Context) ([]fileResult, grepStats, err
 					found[i] = append(found[i], r)
 				case skip == skippedLarge:
 					skipped[i].large++
+				case skip == skippedLargePseudo:
+					skipped[i].largePseudo++
 				}
 			}
 		}()
@@ -309,6 +320,7 @@ func (c *grepCall) searchTree(ctx context.Context) ([]fileResult, grepStats, err
 	for i := range found {
 		all = append(all, found[i]...)
 		stats.large += skipped[i].large
+		stats.largePseudo += skipped[i].largePseudo
 	}
 	stats.hidden = perm.note()
 	return all, stats, err

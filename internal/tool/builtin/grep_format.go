@@ -17,6 +17,9 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 	if stats.large > 0 {
 		notes = append(notes, fmt.Sprintf("%s larger than %d MB not searched; name such a file as path to search it.", plural(stats.large, "file"), grepMaxFileSize>>20))
 	}
+	if stats.largePseudo > 0 {
+		notes = append(notes, fmt.Sprintf("%s of /proc or /sys longer than %d MB not searched; name such a file as path to search it.", plural(stats.largePseudo, "file"), pseudoWalkMaxBytes>>20))
+	}
 	if stats.hidden != "" {
 		notes = append(notes, stats.hidden)
 	}

@@ -33,8 +33,13 @@ func (w *grepWorker) load(path string) ([]byte, skipReason) {
 		// grew since is streamed instead (see searchOne).
 		limit = 2 * grepMaxFileSize
 	}
+	tooLarge := skippedLarge
 	if pseudo {
 		limit = min(limit, pseudoMaxBytes)
+		if w.s.maxSize > 0 {
+			// A walk may meet a pseudo file on every worker at once.
+			limit, tooLarge = min(limit, pseudoWalkMaxBytes), skippedLargePseudo
+		}
 	}
 	if w.s.maxSize > 0 && st.Size > w.s.maxSize {
 		return nil, skippedLarge
@@ -42,14 +47,19 @@ func (w *grepWorker) load(path string) ([]byte, skipReason) {
 	buf := w.buf[:0]
 	for {
 		if int64(len(buf)) > limit {
-			return nil, skippedLarge
+			return nil, tooLarge
 		}
 		if len(buf) == cap(buf) {
-			want := max(int(min(st.Size, limit))+4096, 2*cap(buf))
+			// Grow to what the file reports, or double, but never past
+			// one byte over the limit: that byte is enough to know the
+			// file is too large.
+			want := min(max(int(min(st.Size, limit))+4096, 2*cap(buf)), int(limit)+1)
 			grown := make([]byte, len(buf), want)
 			copy(grown, buf)
 			buf = grown
-			w.buf = grown[:0]
+			if want <= keptBufferMax {
+				w.buf = grown[:0]
+			}
 		}
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR {

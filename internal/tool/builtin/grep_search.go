@@ -79,6 +79,7 @@ const (
 	notSkipped skipReason = iota
 	skippedBinary
 	skippedLarge
+	skippedLargePseudo // a file of /proc or /sys over what a walk reads
 	skippedError
 )
 
