@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -137,11 +138,11 @@ func bobReplies() []fakemodel.Reply {
 // leadAnswers script a lead's model that rejects the first plan of alice
 // with feedback and approves the revised one. seen records whether
 // alice.txt existed when each plan reached the lead.
-func leadAnswers(w **world, seen *sync.Map) []fakemodel.Reply {
+func leadAnswers(w *atomic.Pointer[world], seen *sync.Map) []fakemodel.Reply {
 	me := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = leadTask; return m }
 	noteFile := func(key string) func(*fakemodel.Request) bool {
 		return func(*fakemodel.Request) bool {
-			seen.LoadOrStore(key, (*w).read("alice.txt"))
+			seen.LoadOrStore(key, w.Load().read("alice.txt"))
 			return true
 		}
 	}
@@ -175,7 +176,8 @@ func TestTeamInProcessPlanApproval(t *testing.T) {
 func teamPlanApproval(t *testing.T, process bool) {
 	forAPIs(t, func(t *testing.T, api string) {
 		var seen sync.Map
-		var w *world
+		// The model server reads the world while the test sets it up.
+		var current atomic.Pointer[world]
 		replies := []fakemodel.Reply{
 			{Name: "lead starts the team", When: fakemodel.Match{FirstUser: leadTask, LastUser: leadTask},
 				ToolCalls: tools(
@@ -183,10 +185,11 @@ func teamPlanApproval(t *testing.T, process bool) {
 					call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask, "mode": "acceptEdits", "process": process}})},
 			{Name: "lead waits", When: fakemodel.Match{FirstUser: leadTask, ToolResult: "Teammate bob started"}, Text: "The team is at work."},
 		}
-		replies = append(replies, leadAnswers(&w, &seen)...)
+		replies = append(replies, leadAnswers(&current, &seen)...)
 		replies = append(replies, aliceReplies()...)
 		replies = append(replies, bobReplies()...)
-		w = newWorld(t, api, replies...)
+		w := newWorld(t, api, replies...)
+		current.Store(w)
 		out := w.mustRun(0, "", "-p", "--team", "core", "--output-format", "stream-json", leadTask)
 
 		if got := w.read("alice.txt"); got != "hello from alice\n" {
