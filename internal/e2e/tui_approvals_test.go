@@ -11,8 +11,8 @@ import (
 
 // In the interface: comment on a line of the plan, get a revised plan with
 // its changes marked, approve it with another model, and the rule the
-// plan asked for lets its command run without a question while the edit
-// still asks, showing its diff.
+// plan asked for, once given its own yes, lets its command run without a
+// question while the edit still asks, showing its diff.
 func TestInterfaceAnnotateReviseApproveWithModelAndGrant(t *testing.T) {
 	w := newWorld(t, "anthropic",
 		writePlanText("plan v1", planV1, fakemodel.Match{LastUser: "add a greeting"}),
@@ -32,11 +32,19 @@ func TestInterfaceAnnotateReviseApproveWithModelAndGrant(t *testing.T) {
 	term.typeText("add a greeting")
 	term.send("Enter")
 	s := term.waitText("Ready to code?")
-	for _, want := range []string{"✓ Bash(touch built.txt)", "✗ Bash(rm:*)", "reaches outside the project"} {
+	for _, want := range []string{"✗ Bash(touch built.txt)", "✗ Bash(rm:*)", "needs its own yes: may write files anywhere"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("the approval lacks %q:\n%s", want, s)
 		}
 	}
+	// Commands are granted only on their own yes.
+	term.send("g")
+	s = term.waitText("✓ Bash(touch built.txt)")
+	if !strings.Contains(s, "✓ Bash(rm:*)") {
+		t.Fatalf("g did not grant every marked rule:\n%s", s)
+	}
+	term.send("g")
+	term.waitText("✗ Bash(touch built.txt)")
 
 	// Comment on line 3 and send the plan back.
 	term.send("c")
@@ -62,6 +70,8 @@ func TestInterfaceAnnotateReviseApproveWithModelAndGrant(t *testing.T) {
 	// Pick the other model, then approve each edit.
 	term.send("m")
 	term.waitText("Implemented by impl-model")
+	term.send("g")
+	term.waitText("✓ Bash(touch built.txt)")
 	term.send("2")
 
 	// The granted command runs unasked; the edit asks, with its diff.

@@ -70,14 +70,14 @@ func printPermissions(w io.Writer, perms []event.PlanPermission) {
 	if len(perms) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "The plan asks for these permissions; approving grants those inside the project for this session:")
+	fmt.Fprintln(w, "The plan asks for these permissions; approving grants for this session those that need no yes of their own:")
 	for _, p := range perms {
 		line := "  " + p.Rule
 		if p.Reason != "" {
 			line += " (" + p.Reason + ")"
 		}
 		if p.Outside {
-			line += " — reaches outside the project (" + p.Why + "), not granted"
+			line += " — needs its own yes (" + p.Why + "), not granted"
 		}
 		fmt.Fprintln(w, strings.ReplaceAll(line, "\n", " "))
 	}

@@ -130,7 +130,7 @@ func (e *Engine) reach(r Rule) Reach {
 		if why := commandReach(r, e.match.root); why.Outside {
 			return why
 		}
-		return Reach{true, "runs " + commandName(r) + ", which runs what the project's files say, and the plan may change them"}
+		return Reach{true, "runs " + commandName(r) + "; what a command does can hang on the files the plan edits, so none is granted on a plain yes"}
 	case KindNetwork:
 		if r.Specifier == "" {
 			return Reach{true, "fetches any address"}

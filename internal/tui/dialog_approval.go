@@ -410,7 +410,7 @@ func (d *approvalDialog) permissionLines(inner int) []string {
 		}
 		if p.Outside {
 			out = append(out, th.warn.Render(ansi.Truncate(line+" ⚠", inner, "…")))
-			out = append(out, th.warn.Render(ansi.Truncate("    reaches outside the project: "+markdown.PlainLine(p.Why), inner, "…")))
+			out = append(out, th.warn.Render(ansi.Truncate("    needs its own yes: "+markdown.PlainLine(p.Why), inner, "…")))
 			continue
 		}
 		out = append(out, ansi.Truncate(line, inner, "…"))
