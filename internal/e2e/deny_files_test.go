@@ -79,8 +79,11 @@ func TestReadDenyRulesHoldForCommandsAndLinks(t *testing.T) {
 		}
 
 		// Bypass mode and an Explore agent are held the same way.
+		// So are programs whose use of a word ponder cannot tell: a word
+		// naming a denied file is enough.
 		w.srv.Add(callsThenDone("bypass secrets", []fakemodel.ToolCall{bashCall("cat .env"), bashCall("cat hard.txt"), bashCall("grep -r HUNTER ."),
-			bashCall("python3 -c \"print(open('" + filepath.Join(home, ".ssh", "id_rsa") + "').read())\"")})...)
+			bashCall("python3 -c \"print(open('" + filepath.Join(home, ".ssh", "id_rsa") + "').read())\""),
+			bashCall("gzip -c .env | gunzip"), bashCall("iconv -f utf8 -t utf8 .env"), bashCall("sed -i 's/X/X/w /dev/stdout' .env")})...)
 		w.mustRun(0, "", "-p", "bypass secrets", "--dangerously-skip-permissions", "--permission-mode", "bypassPermissions")
 		w.srv.Add(
 			fakemodel.Reply{Name: "launch", When: fakemodel.Match{LastUser: "explore secrets"}, ToolCalls: []fakemodel.ToolCall{taskCall("Explore", "read the env")}},
@@ -117,6 +120,7 @@ func TestEditDenyRulesHoldForCommands(t *testing.T) {
 			"echo PWNED > src/a.txt", "sed -i s/orig/PWNED/ src/a.txt", "echo PWNED | tee src/a.txt", "cd src && echo PWNED > a.txt",
 			"cp src/a.txt x && cp x src/deep/b.txt", "echo PWNED >> src/deep/b.txt", "echo PWNED > src/new.txt",
 			"mv src/deep/b.txt gone.txt", "rm src/a.txt",
+			"echo PWNED > y && sort -o src/a.txt y", "uniq y src/deep/b.txt", "echo PWNED > y && some-tool --out=src/a.txt",
 		}
 		var cs []fakemodel.ToolCall
 		for _, l := range lines {

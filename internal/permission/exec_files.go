@@ -31,23 +31,22 @@ func (e *Engine) execFiles(a Access, class shellclass.Result, deny bool) (Decisi
 		if p == "" {
 			continue
 		}
-		fa := Access{Tool: "Read", Kind: KindRead, Paths: []string{p}}
-		verb := "reads"
-		if f.Write {
-			fa = Access{Tool: "Edit", Kind: KindWrite, Paths: []string{p}}
-			verb = "writes"
+		if f.Named && !deny {
+			continue // an ask rule asks about what a command does, when known
 		}
-		it := items{paths: bothForms(fa.Paths, canonicalAll(fa.Paths))}
-		if r, ok := e.match.anyCovers(rules, fa, it); ok {
-			kind, b := "ask", Ask
-			if deny {
-				kind, b = "deny", Deny
+		kind, b := "ask", Ask
+		if deny {
+			kind, b = "deny", Deny
+		}
+		for _, u := range fileAccesses(f, p) {
+			it := items{paths: bothForms(u.Paths, canonicalAll(u.Paths))}
+			if r, ok := e.match.anyCovers(rules, u.Access, it); ok {
+				return Decision{Behavior: b, Rule: kind + " rule " + r.Text, Reason: fmt.Sprintf(
+					"The command %s %s, which the permission rule %s (%s) covers.", u.verb, f.Path, r.Text, r.origin())}, true
 			}
-			return Decision{Behavior: b, Rule: kind + " rule " + r.Text, Reason: fmt.Sprintf(
-				"The command %s %s, which the permission rule %s (%s) covers.", verb, f.Path, r.Text, r.origin())}, true
-		}
-		if deny && e.deniedLink(p, !f.Write) {
-			return hardLinkDenied(p), true
+			if deny && e.deniedLink(p, u.Kind == KindRead) {
+				return hardLinkDenied(p), true
+			}
 		}
 	}
 	return Decision{}, false
@@ -68,4 +67,25 @@ func (e *Engine) filePath(dir, p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(dir, p)
+}
+
+// fileAccess is one way a command may use a file it names.
+type fileAccess struct {
+	Access
+	verb string
+}
+
+// fileAccesses are the ways a command may use a file: to read it, to
+// write it, or, when the program's use of it is not known, either.
+func fileAccesses(f shellclass.FileUse, p string) []fileAccess {
+	read := fileAccess{Access{Tool: "Read", Kind: KindRead, Paths: []string{p}}, "reads"}
+	write := fileAccess{Access{Tool: "Edit", Kind: KindWrite, Paths: []string{p}}, "writes"}
+	switch {
+	case f.Named:
+		read.verb, write.verb = "names", "names"
+		return []fileAccess{read, write}
+	case f.Write:
+		return []fileAccess{write}
+	}
+	return []fileAccess{read}
 }

@@ -34,6 +34,17 @@ func TestShellFilesMeetFileRules(t *testing.T) {
 		{"cd src && echo x > a.txt", Deny}, {"cp README src/a.txt", Deny}, {"mv src/a.txt b", Deny}, {"rm src/a.txt", Deny},
 		{"dd if=README of=src/a.txt", Deny}, {"perl -pi -e s/a/b/ src/a.txt", Deny}, {"touch src/new", Deny},
 		{"cat secrets/key", Ask},
+		// A program whose use of its words is not known is denied when
+		// any word names a denied file, whatever the mode: it may read
+		// or write it.
+		{"gzip -c .env", Deny}, {"iconv -f utf8 -t utf8 .env", Deny}, {"ed .env", Deny}, {"vim -es src/a.txt", Deny},
+		{"git add -N .env", Deny}, {"git checkout -- src/a.txt", Deny}, {"some-tool --input=.env", Deny},
+		{"some-tool -o.env", Deny}, {"cd services && gzip -c api/.env", Deny}, {"xargs gzip -c .env < /dev/null", Deny},
+		{"perl -ne print .env", Deny},
+		// An edit in place reads the file too; an option that writes
+		// meets the Edit rules.
+		{"sed -i 's/S/S/w /dev/stdout' .env", Deny}, {"perl -pi -e 1 .env", Deny},
+		{"sort -o src/a.txt README", Deny}, {"uniq README src/a.txt", Deny},
 		// What the line does not name as a file is not judged here.
 		{"grep .env README", Allow}, {"cat README", Allow}, {"echo .env", Allow}, {"cd src; cd ..; cat README", Allow},
 	}

@@ -256,6 +256,7 @@ func (w *walker) escapeWrite(what, opt string, value arg) {
 		return
 	}
 	w.writes = append(w.writes, value.text)
+	w.use(value, true)
 	if opt == "" {
 		w.denyf("%q may write to %s", what, quoteArg(value))
 		return

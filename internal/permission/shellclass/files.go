@@ -23,6 +23,9 @@ type FileUse struct {
 	// Write says the command writes (or removes) the file; otherwise it
 	// reads it.
 	Write bool
+	// Named says only that a word of the command names the file: what
+	// the program does with it is not known, so it may read or write it.
+	Named bool
 }
 
 // valueLetters are, per program, the short options that take the next
@@ -122,22 +125,29 @@ func (w *walker) changeDir(args []arg) {
 	}
 }
 
-// fileUses records the files one command names.
+// fileUses records the files one command names: those its known
+// options and operands read or write, and, for rules that forbid files
+// whatever is done with them, every word that could name one.
 func (w *walker) fileUses(prog string, args []arg) {
 	if prog == "cd" || prog == "pushd" || prog == "popd" {
 		w.changeDir(args)
 		return
 	}
+	if !knownFileUse(prog) {
+		w.mentions(args)
+	}
 	operands, values := splitOperands(prog, args)
 	switch {
 	case prog == "sed" && hasShortOrLong(args, 'i', "in-place"):
 		for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "expression") && !hasShortOrLong(args, 'f', "file")) {
-			w.use(o, true)
+			w.use(o, true) // an edit in place reads the file too
+			w.use(o, false)
 		}
 		return
 	case prog == "perl" && hasPerlInPlace(args):
 		for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "") && !hasShortOrLong(args, 'E', "")) {
 			w.use(o, true)
+			w.use(o, false)
 		}
 		return
 	case prog == "mv":
@@ -284,4 +294,48 @@ func targetDirectory(args []arg) *arg {
 		}
 	}
 	return nil
+}
+
+// noFiles are programs whose words never name files they open.
+var noFiles = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true}
+
+// knownFileUse reports whether fileUses knows exactly which words of the
+// program's command name files, and how it uses them.
+func knownFileUse(prog string) bool {
+	switch prog {
+	case "sed", "mv", "cp", "install", "ln", "dd":
+		return true
+	}
+	_, reader := fileReaders[prog]
+	return reader || fileWriters[prog] || noFiles[prog]
+}
+
+// mentions records every literal word of a command as a file it may
+// read or write, when the program's use of its words is not known: an operand (gzip -c .env), the
+// value of a long option (--output=f) and the rest of a short option,
+// which may be its attached value (-of). Only rules that forbid a file
+// outright use these; a word that names no such file costs nothing.
+func (w *walker) mentions(args []arg) {
+	for _, a := range args {
+		if !a.lit || a.text == "" {
+			continue
+		}
+		words := []string{a.text}
+		if a.isOpt() {
+			if _, v, ok := strings.Cut(a.text, "="); ok {
+				words = append(words, v)
+			}
+			if !strings.HasPrefix(a.text, "--") && len(a.text) > 2 {
+				words = append(words, a.text[2:])
+			}
+		}
+		for _, t := range words {
+			if t == "" || t == "-" || safeOutputs[t] {
+				continue
+			}
+			if p, ok := w.cwd.at(t); ok {
+				w.files = append(w.files, FileUse{Path: p, Named: true})
+			}
+		}
+	}
 }
