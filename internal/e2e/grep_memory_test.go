@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
@@ -39,11 +38,11 @@ func TestGrepOnAHugeFileStaysSmall(t *testing.T) {
 		bw.Flush()
 		f.Close()
 
-		p := w.spawn("-p", "find the needle", "--allowedTools", "Grep")
+		p := w.spawnMeasured("-p", "find the needle", "--allowedTools", "Grep")
 		if code, _ := p.wait(t); code != 0 {
 			t.Fatalf("exit %d: %s", code, p.stderr.String())
 		}
-		peak := p.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss / 1024
+		peak := p.peakMB(t)
 		t.Logf("ponder's peak RSS: %d MB while searching a %d MB file", peak, mb)
 		if peak > 100 {
 			t.Errorf("peak RSS %d MB for a %d MB file", peak, mb)

@@ -19,6 +19,9 @@ import (
 type spawned struct {
 	cmd            *exec.Cmd
 	stdout, stderr bytes.Buffer
+	// peakFile is where a measured process's peak memory is reported
+	// (see spawnMeasured).
+	peakFile string
 }
 
 // spawn starts ponder with args and no standard input.

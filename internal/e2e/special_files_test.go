@@ -35,14 +35,18 @@ func watchRSS(p *spawned) func() bool {
 				return
 			case <-tick.C:
 			}
-			data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+			pid := p.ponderPID()
+			if pid == 0 {
+				continue
+			}
+			data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 			if err != nil {
 				continue
 			}
 			for _, l := range strings.Split(string(data), "\n") {
 				if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
 					if kb, _ := strconv.Atoi(f[1]); kb > rssLimitKB {
-						p.cmd.Process.Kill()
+						syscall.Kill(pid, syscall.SIGKILL)
 						killed <- true
 						return
 					}
@@ -77,7 +81,7 @@ func TestPseudoFilesAreReadBounded(t *testing.T) {
 				return len(r.LastUser().ToolResults) == len(calls)
 			}}, Text: "done"},
 		)
-		p := w.spawn("-p", "look", "--permission-mode", "plan")
+		p := w.spawnMeasured("-p", "look", "--permission-mode", "plan")
 		stop := watchRSS(p)
 		code, _ := p.wait(t)
 		if stop() {
@@ -86,7 +90,7 @@ func TestPseudoFilesAreReadBounded(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, p.stderr.String())
 		}
-		peak := p.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss / 1024
+		peak := p.peakMB(t)
 		t.Logf("ponder's peak RSS: %d MB", peak)
 		if peak > 150 {
 			t.Errorf("peak RSS %d MB", peak)
