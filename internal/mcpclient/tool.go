@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -222,6 +223,10 @@ func (c *mcpCall) Run(ctx context.Context) tool.Result {
 		}
 		if cctx.Err() != nil {
 			return tool.Errorf("%s did not answer within %s (the server's tool timeout) and was cancelled.", c.t.Name(), limit.Round(time.Millisecond))
+		}
+		if errors.Is(err, mcp.ErrConnectionClosed) {
+			// The server went away; its exit may not be noticed yet.
+			return tool.Errorf("The MCP server %s is not running (its connection closed during the call of %s).", c.t.server.spec.Name, c.t.remote)
 		}
 		return tool.Errorf("The MCP server %s failed the call of %s: %v", c.t.server.spec.Name, c.t.remote, err)
 	}
