@@ -377,6 +377,7 @@ func (a *App) planConfig() planmode.Config {
 		Interview:         a.cfg.Interview(),
 		Variant:           config.Str(s.PlanMode.Variant, ""),
 		BypassAllowed:     a.bypassAllowed(),
+		Ceiling:           a.modeCeiling,
 		HasTaskTool:       func() bool { return a.offers("Task", permission.ModePlan) },
 		Now:               a.opts.Now,
 		Logf: func(format string, args ...any) {

@@ -50,6 +50,21 @@ var teammateOptions = []event.Option{
 	{ID: event.OptionReject, Label: "No, tell it what to change"},
 }
 
+// teammateOptions are the answers offered for a teammate's plan now:
+// none gives it a freer mode than the lead's. (The answer is held to the
+// lead's mode again when it is sent: the mode may change meanwhile.)
+func (a *App) teammateOptions() []event.Option {
+	limit := leadCeiling(a.plan.Mode())
+	var out []event.Option
+	for _, o := range teammateOptions {
+		if m, ok := team.ModeOfOption(o.ID); ok && m != "" && permission.Mode(m).Freer(limit) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
 // openLead makes the session the lead of its team and starts reading the
 // lead's inbox. Requests that arrived before and are still open are put
 // to the front ends again.
@@ -204,7 +219,7 @@ func (a *App) askFrontEnds(ctx context.Context, r mailbox.PlanApprovalRequest) {
 		defer l.wg.Done()
 		defer cancel()
 		ans, err := a.asker.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, AgentID: "teammate:" + r.From,
-			Plan: r.PlanContent, PlanFile: r.PlanPath, Options: teammateOptions})
+			Plan: r.PlanContent, PlanFile: r.PlanPath, Options: a.teammateOptions()})
 		if err != nil {
 			return
 		}
@@ -238,6 +253,13 @@ func (a *App) answerTeammate(ctx context.Context, to string, resp teamtool.Respo
 			return "", errors.New("you are in plan mode: approving a teammate's plan would let it change files before your own plan is approved. Reject it with feedback, or wait until your plan is approved")
 		}
 	}
+	limited := ""
+	if lead := a.plan.Mode(); resp.Approve && resp.Mode != "" {
+		if m := permission.Mode(resp.Mode).Within(leadCeiling(lead)); string(m) != resp.Mode {
+			limited = fmt.Sprintf(" It implements in %s mode, not %s as asked: a teammate never works in a freer mode than its lead, and you are in %s mode.", m, resp.Mode, lead)
+			resp.Mode = string(m)
+		}
+	}
 	if _, err := l.requests.Claim(resp.RequestID, to, by, resp.Approve); err != nil {
 		return "", err
 	}
@@ -259,7 +281,7 @@ func (a *App) answerTeammate(ctx context.Context, to string, resp teamtool.Respo
 	}
 	a.setTeammate(to, event.TeammateWorking, "", "")
 	if resp.Approve {
-		return fmt.Sprintf("Approved %s's plan (request %s); it leaves plan mode and implements it.", to, resp.RequestID), nil
+		return fmt.Sprintf("Approved %s's plan (request %s); it leaves plan mode and implements it.%s", to, resp.RequestID, limited), nil
 	}
 	return fmt.Sprintf("Rejected %s's plan (request %s) with your feedback; it revises the plan and asks again.", to, resp.RequestID), nil
 }

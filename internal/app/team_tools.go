@@ -82,14 +82,19 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	if running {
 		return "", fmt.Errorf("teammate %s is running already; send it a message instead", s.Name)
 	}
+	lead := a.plan.Mode()
+	mode, note := spawnMode(s.Mode, lead, s.PlanModeRequired)
+	s.Mode = mode
 	if s.Process {
-		return a.spawnProcess(s)
+		out, err := a.spawnProcess(s, lead)
+		return out + note, err
 	}
 	o := a.opts
 	topts := Options{Dir: a.dir, ConfigDir: a.cfg.ConfigDir, Getenv: o.Getenv, Provider: o.Provider, Model: o.Model,
 		ExploreModel: o.ExploreModel, PlanModel: o.PlanModel, Mode: s.Mode, Trust: o.Trust, RememberedTrust: o.RememberedTrust,
 		Allowed: o.Allowed, Disallowed: o.Disallowed, HTTPClient: o.HTTPClient, LLM: o.LLM, Now: o.Now, Sandbox: a.sandbox,
-		Team: &TeamOptions{Team: l.m.team, Name: s.Name, PlanModeRequired: s.PlanModeRequired, Mailbox: l.m.setting}}
+		Team: &TeamOptions{Team: l.m.team, Name: s.Name, PlanModeRequired: s.PlanModeRequired, Mailbox: l.m.setting,
+			LeadMode: string(lead), leadMode: a.plan.Mode}}
 	mate, err := New(topts)
 	if err != nil {
 		return "", err
@@ -122,8 +127,8 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	if s.PlanModeRequired {
 		how = " It plans first and changes nothing until you approve its plan."
 	}
-	return fmt.Sprintf("Teammate %s started in team %s (session %s).%s Its messages, plan approval requests and idle notice arrive in your inbox at the start of your next turn.",
-		s.Name, l.m.team, mate.ID(), how), nil
+	return fmt.Sprintf("Teammate %s started in team %s (session %s).%s%s Its messages, plan approval requests and idle notice arrive in your inbox at the start of your next turn.",
+		s.Name, l.m.team, mate.ID(), how, note), nil
 }
 
 // Team is the team this session belongs to, or "".

@@ -61,6 +61,7 @@ func (a *App) openTeammate() error {
 	}
 	rec.SessionID, rec.Cwd = a.id, a.dir
 	rec.PlanModeRequired = a.opts.Team.PlanModeRequired
+	rec.LeadMode = a.opts.Team.LeadMode
 	if rec.State == event.TeammateAwaitingApproval && (a.pendingPlan() == nil || rec.RequestID == "") {
 		// The request was being sent when the teammate stopped, and its
 		// ExitPlanMode call never finished: it waits on nothing.
