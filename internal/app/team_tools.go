@@ -29,15 +29,16 @@ func (t teamTools) SendMessage(ctx context.Context, m teamtool.Outgoing) (string
 	case m.Shutdown:
 		return "", errors.New("only the team's lead asks teammates to stop")
 	case a.lead != nil:
-		return a.leadSend(ctx, m.To, m.Text)
+		return a.leadSend(ctx, m.To, m.Text, "model")
 	case a.mate != nil:
 		return a.teammateSend(ctx, m.To, m.Text)
 	}
 	return "", errors.New("this session is in no team")
 }
 
-// leadSend sends the lead's text message to a teammate.
-func (a *App) leadSend(ctx context.Context, to, text string) (string, error) {
+// leadSend sends the lead's text message to a teammate; by names who
+// wrote it (its model, or the user).
+func (a *App) leadSend(ctx context.Context, to, text, by string) (string, error) {
 	l := a.lead
 	if to == team.LeadName {
 		return "", errors.New("you are the lead")
@@ -46,7 +47,7 @@ func (a *App) leadSend(ctx context.Context, to, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := a.sendTeam(ctx, l.m, msg, "model"); err != nil {
+	if err := a.sendTeam(ctx, l.m, msg, by); err != nil {
 		return "", err
 	}
 	l.mu.Lock()
