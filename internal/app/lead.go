@@ -254,8 +254,14 @@ func (a *App) answerTeammate(ctx context.Context, to string, resp teamtool.Respo
 		}
 	}
 	limited := ""
-	if lead := a.plan.Mode(); resp.Approve && resp.Mode != "" {
-		if m := permission.Mode(resp.Mode).Within(leadCeiling(lead)); string(m) != resp.Mode {
+	if lead := a.plan.Mode(); resp.Approve {
+		limit := leadCeiling(lead)
+		switch m := permission.Mode(resp.Mode).Within(limit); {
+		case resp.Mode == "" && limit == permission.ModeDefault:
+			// "Its own mode" is default or acceptEdits, whatever the lead
+			// gave it before: default is the lesser of it and the lead's.
+			resp.Mode = string(permission.ModeDefault)
+		case resp.Mode != "" && string(m) != resp.Mode:
 			limited = fmt.Sprintf(" It implements in %s mode, not %s as asked: a teammate never works in a freer mode than its lead, and you are in %s mode.", m, resp.Mode, lead)
 			resp.Mode = string(m)
 		}

@@ -245,10 +245,29 @@ func TestApprovalHeldToLeadsMode(t *testing.T) {
 	if err != nil || !resp.Approved || resp.Mode != "default" {
 		t.Fatalf("alice was sent %+v, %v", resp, err)
 	}
+	d.Ack(ctx)
 	if err := a.SetMode(event.ModeAcceptEdits, "tui"); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(ids(), event.OptionAcceptEdits) {
 		t.Errorf("an acceptEdits lead offers %v", ids())
+	}
+
+	// "Its own mode" from a default lead is default: the teammate's own
+	// may be acceptEdits from an earlier lead.
+	if err := a.SetMode(event.ModeDefault, "tui"); err != nil {
+		t.Fatal(err)
+	}
+	id = askLead(t, a, events)
+	if _, err := (teamTools{a}).SendMessage(context.Background(), teamtool.Outgoing{To: "alice",
+		Response: &teamtool.Response{RequestID: id, Approve: true}}); err != nil {
+		t.Fatal(err)
+	}
+	d, err = mb.Receive(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := d.Message().PlanApprovalResponse(); err != nil || !resp.Approved || resp.Mode != "default" {
+		t.Fatalf("alice was sent %+v, %v", resp, err)
 	}
 }

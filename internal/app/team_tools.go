@@ -88,7 +88,10 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	s.Mode = mode
 	if s.Process {
 		out, err := a.spawnProcess(s, lead)
-		return out + note, err
+		if err != nil {
+			return "", err
+		}
+		return out + note, nil
 	}
 	o := a.opts
 	topts := Options{Dir: a.dir, ConfigDir: a.cfg.ConfigDir, Getenv: o.Getenv, Provider: o.Provider, Model: o.Model,
