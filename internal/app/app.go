@@ -316,6 +316,7 @@ func workDir(opts Options) (string, error) {
 func (a *App) emit(e event.Event) {
 	if mc, ok := e.(event.ModeChanged); ok {
 		a.modeChanged(mc)
+		a.holdTeammates()
 	}
 	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
 		if plan, ok := a.plan.ReadPlan(""); ok {

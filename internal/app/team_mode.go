@@ -5,6 +5,7 @@ import (
 
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
 )
 
 // A teammate never works in a freer mode than its lead: the lead's model
@@ -100,4 +101,27 @@ func (a *App) modeCeiling() permission.Mode {
 		return leadCeiling(t.leadMode())
 	}
 	return permission.Mode(t.LeadMode)
+}
+
+// holdTeammates brings the teammates running in this process down to the
+// lead's mode when the lead's changed to one stricter than theirs: the
+// user who makes the lead ask before edits makes its teammates ask too.
+// (A teammate process keeps the ceiling it was started with.)
+func (a *App) holdTeammates() {
+	l := a.lead
+	if l == nil {
+		return
+	}
+	limit := leadCeiling(a.plan.Mode())
+	l.mu.Lock()
+	mates := make([]*App, 0, len(l.mates))
+	for _, r := range l.mates {
+		mates = append(mates, r.app)
+	}
+	l.mu.Unlock()
+	for _, m := range mates {
+		if m.plan.Mode().Freer(limit) {
+			m.plan.SetMode(limit, planmode.ViaTeam)
+		}
+	}
 }

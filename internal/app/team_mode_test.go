@@ -129,7 +129,7 @@ func waitFor(t *testing.T, events <-chan event.Event, what string, ok func(event
 // A default lead's model asks for an acceptEdits teammate: it gets one in
 // default mode, and is told. The teammate in the lead's process reads the
 // lead's mode at each change: raised by the user, it lets the teammate
-// up; lowered, it holds it.
+// up; lowered, it brings the teammate down.
 func TestInProcessTeammateHeldToLeadsMode(t *testing.T) {
 	a, _ := newTestApp(t, Options{Team: &TeamOptions{Team: "core"}},
 		fakemodel.Reply{Name: "bob", When: fakemodel.Match{LastUser: "BOB"}, Text: "done", Times: -1})
@@ -161,12 +161,26 @@ func TestInProcessTeammateHeldToLeadsMode(t *testing.T) {
 	if ch := bob.plan.SetMode(permission.ModeAcceptEdits, planmode.ViaApproval); ch.Limited || bob.plan.Mode() != permission.ModeAcceptEdits {
 		t.Fatalf("bob under an acceptEdits lead: %+v", ch)
 	}
+	// The lead back in default mode takes bob down with it at once.
 	if err := a.SetMode(event.ModeDefault, "tui"); err != nil {
 		t.Fatal(err)
 	}
-	bob.plan.SetMode(permission.ModeDefault, planmode.ViaApproval)
+	if m := bob.plan.Mode(); m != permission.ModeDefault {
+		t.Fatalf("bob stayed in %s after its lead went back to default", m)
+	}
 	if ch := bob.plan.SetMode(permission.ModeAcceptEdits, planmode.ViaApproval); !ch.Limited {
 		t.Fatalf("bob after its lead went back to default: %+v", ch)
+	}
+	// Planning, bob is left alone: plan mode is stricter than any.
+	bob.plan.SetMode(permission.ModePlan, planmode.ViaTool)
+	if err := a.SetMode(event.ModeAcceptEdits, "tui"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetMode(event.ModeDefault, "tui"); err != nil {
+		t.Fatal(err)
+	}
+	if m := bob.plan.Mode(); m != permission.ModePlan {
+		t.Fatalf("bob, planning, was moved to %s", m)
 	}
 }
 
