@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/uuid"
+
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/planmode"
@@ -104,11 +106,10 @@ func (a *App) teammateTranscript(name string) (id string, hist []event.Message, 
 		}
 		id = rec.SessionID
 	}
-	info, err := a.store.Find(id)
-	if err != nil {
-		return "", nil, "", fmt.Errorf("the transcript of teammate %s: %w", name, err)
+	if _, err := uuid.Parse(id); err != nil {
+		return "", nil, "", fmt.Errorf("teammate %s names no session (%q)", name, id)
 	}
-	tr, err := session.Load(info.Path)
+	tr, err := session.Load(a.store.Path(id))
 	if err != nil {
 		return "", nil, "", fmt.Errorf("the transcript of teammate %s: %w", name, err)
 	}

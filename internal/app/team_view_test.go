@@ -8,6 +8,7 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/team"
 	"github.com/ponder-agent/ponder/internal/tool/teamtool"
 )
 
@@ -75,5 +76,27 @@ func TestTeammateView(t *testing.T) {
 	// Closed, the view's channel ends.
 	v.Close()
 	for range v.Events {
+	}
+}
+
+// A teammate's record names the session the view reads; a record naming
+// anything but a session id reads no file.
+func TestTeammateTranscriptNeedsASessionID(t *testing.T) {
+	a, _ := newTestApp(t, Options{Team: &TeamOptions{Team: "core"}})
+	events, stop := a.Subscribe(64)
+	defer stop()
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	askLead(t, a, events)
+	rec := team.Record{Team: "core", Name: "alice", Lead: team.LeadName, SessionID: "../../../settings", State: event.TeammateAwaitingApproval}
+	if err := rec.Save(a.cfg.ConfigDir); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.TeammateTranscript("alice"); err == nil || !strings.Contains(err.Error(), "names no session") {
+		t.Fatalf("a record naming %q: %v", rec.SessionID, err)
+	}
+	if _, err := a.ViewTeammate("alice"); err == nil {
+		t.Fatal("a view opened on a record naming no session")
 	}
 }
