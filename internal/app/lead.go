@@ -34,6 +34,9 @@ type leadState struct {
 	mates map[string]*mateRun
 	procs map[string]*mateProc
 	wg    sync.WaitGroup
+	// limit is the freest mode the lead's teammates may work in, as its
+	// mode last gave it ("" before its first change).
+	limit permission.Mode
 }
 
 // mateRun is a teammate running in the lead's process.

@@ -1,11 +1,17 @@
 package app
 
 import (
+	"context"
 	"fmt"
+	"sort"
+
+	"github.com/ponder-agent/ponder/event"
 
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/team"
+	"github.com/ponder-agent/ponder/internal/team/mailbox"
 )
 
 // A teammate never works in a freer mode than its lead: the lead's model
@@ -91,7 +97,7 @@ func teammateCeiling(opts *Options, cfg *config.Config, recorded string, resumin
 
 // modeCeiling is the freest mode this session may enter: for a teammate
 // in its lead's process the lead's mode now, for any other teammate the
-// one settled at start, for any other session none ("").
+// one settled at start or lowered since, for any other session none ("").
 func (a *App) modeCeiling() permission.Mode {
 	t := a.opts.Team
 	switch {
@@ -99,14 +105,20 @@ func (a *App) modeCeiling() permission.Mode {
 		return ""
 	case t.leadMode != nil:
 		return leadCeiling(t.leadMode())
+	case a.mate != nil:
+		// Lowered since the start by the lead's mode_limit messages.
+		a.mate.mu.Lock()
+		defer a.mate.mu.Unlock()
+		return a.mate.ceiling
 	}
 	return permission.Mode(t.LeadMode)
 }
 
-// holdTeammates brings the teammates running in this process down to the
-// lead's mode when the lead's changed to one stricter than theirs: the
-// user who makes the lead ask before edits makes its teammates ask too.
-// (A teammate process keeps the ceiling it was started with.)
+// holdTeammates brings the teammates down to the lead's mode when the
+// lead's changed to one stricter than theirs: the user who makes the lead
+// ask before edits makes its teammates ask too. A teammate in this
+// process is moved at once; every other teammate the lead knows of is
+// sent a mode_limit message, which it applies between turns.
 func (a *App) holdTeammates() {
 	l := a.lead
 	if l == nil {
@@ -114,14 +126,67 @@ func (a *App) holdTeammates() {
 	}
 	limit := leadCeiling(a.plan.Mode())
 	l.mu.Lock()
+	lowered := l.limit != "" && l.limit.Freer(limit)
+	l.limit = limit
 	mates := make([]*App, 0, len(l.mates))
 	for _, r := range l.mates {
 		mates = append(mates, r.app)
+	}
+	var others []string
+	for name := range l.states {
+		if _, in := l.mates[name]; !in {
+			others = append(others, name)
+		}
 	}
 	l.mu.Unlock()
 	for _, m := range mates {
 		if m.plan.Mode().Freer(limit) {
 			m.plan.SetMode(limit, planmode.ViaTeam)
 		}
+	}
+	if !lowered {
+		return
+	}
+	sort.Strings(others)
+	for _, name := range others {
+		msg, err := mailbox.NewMessage(l.m.team, team.LeadName, name, mailbox.TypeModeLimit, mailbox.ModeLimit{Mode: string(limit)})
+		if err == nil {
+			err = a.sendTeam(context.Background(), l.m, msg, "")
+		}
+		if err != nil {
+			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf("teammate %s was not told to work in %s at most: %v", name, limit, err)})
+		}
+	}
+}
+
+// applyModeLimit lowers the teammate's ceiling to what a mode_limit
+// message says, never raises it, and brings its mode down to it.
+func (a *App) applyModeLimit(msg mailbox.Message) {
+	s := a.mate
+	var ml mailbox.ModeLimit
+	err := msg.Decode(mailbox.TypeModeLimit, &ml)
+	m, perr := permission.ParseMode(ml.Mode)
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, Reason: err.Error()})
+		return
+	}
+	limit := leadCeiling(m)
+	s.mu.Lock()
+	lowered := s.ceiling.Freer(limit)
+	if lowered {
+		s.ceiling, s.rec.LeadMode = limit, string(limit)
+	}
+	rec := s.rec
+	s.mu.Unlock()
+	if !lowered {
+		return
+	}
+	_ = rec.Save(a.cfg.ConfigDir)
+	a.emit(event.Notice{Level: "info", Text: fmt.Sprintf("The lead works in a stricter mode now: this teammate works in %s at most.", limit)})
+	if a.plan.Mode().Freer(limit) {
+		a.plan.SetMode(limit, planmode.ViaTeam)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/team"
 	"github.com/ponder-agent/ponder/internal/team/mailbox"
 	"github.com/ponder-agent/ponder/internal/tool/teamtool"
 )
@@ -277,11 +278,62 @@ func TestApprovalHeldToLeadsMode(t *testing.T) {
 		Response: &teamtool.Response{RequestID: id, Approve: true}}); err != nil {
 		t.Fatal(err)
 	}
-	d, err = mb.Receive(ctx, "alice")
-	if err != nil {
-		t.Fatal(err)
+	// Before the answer, going back to default told alice to work in
+	// default at most.
+	var limits []string
+	for {
+		d, err = mb.Receive(ctx, "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Ack(ctx)
+		if d.Message().Type != mailbox.TypeModeLimit {
+			break
+		}
+		var ml mailbox.ModeLimit
+		d.Message().Decode(mailbox.TypeModeLimit, &ml)
+		limits = append(limits, ml.Mode)
 	}
 	if resp, err := d.Message().PlanApprovalResponse(); err != nil || !resp.Approved || resp.Mode != "default" {
 		t.Fatalf("alice was sent %+v, %v", resp, err)
+	}
+	if strings.Join(limits, " ") != "default" {
+		t.Errorf("alice was told the limits %q; want default once", limits)
+	}
+}
+
+// A teammate process lowers its ceiling on a mode_limit message, whoever
+// sent it, and never raises it: a forged one can only make it ask more.
+func TestModeLimitOnlyLowers(t *testing.T) {
+	a, _ := newTestApp(t, Options{Mode: "acceptEdits", Team: &TeamOptions{Team: "core", Name: "bob", LeadMode: "acceptEdits"}})
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if m := a.plan.Mode(); m != permission.ModeAcceptEdits {
+		t.Fatalf("bob starts in %s", m)
+	}
+	limit := func(from, mode string) {
+		msg, err := mailbox.NewMessage("core", from, "bob", mailbox.TypeModeLimit, mailbox.ModeLimit{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.applyModeLimit(msg)
+	}
+	limit("lead", "yolo")
+	if a.modeCeiling() != permission.ModeAcceptEdits {
+		t.Fatalf("a limit that is no mode changed the ceiling to %s", a.modeCeiling())
+	}
+	limit("mallory", "default")
+	if m, c := a.plan.Mode(), a.modeCeiling(); m != permission.ModeDefault || c != permission.ModeDefault {
+		t.Fatalf("after a limit of default: mode %s, ceiling %s", m, c)
+	}
+	limit("lead", "bypassPermissions")
+	limit("lead", "acceptEdits")
+	if ch := a.plan.SetMode(permission.ModeAcceptEdits, planmode.ViaApproval); !ch.Limited || a.plan.Mode() != permission.ModeDefault {
+		t.Fatalf("a limit raised the ceiling: %+v", ch)
+	}
+	rec, _, err := team.LoadRecord(a.cfg.ConfigDir, "core", "bob")
+	if err != nil || rec.LeadMode != "default" {
+		t.Fatalf("the record keeps %q (%v); started again, bob would be freer", rec.LeadMode, err)
 	}
 }

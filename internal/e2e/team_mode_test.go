@@ -323,3 +323,56 @@ func TestTeamResumedTeammateHeldToNewLead(t *testing.T) {
 		}
 	})
 }
+
+// TestTeamProcessTeammateFollowsLeadDown: a lead in acceptEdits starts a
+// teammate process in acceptEdits, which writes unasked. The host then
+// puts the lead in default mode; the teammate is told (a mode_limit
+// message, ahead of anything the lead sends it next), and its next write
+// is refused.
+func TestTeamProcessTeammateFollowsLeadDown(t *testing.T) {
+	const (
+		leadTask = "DOWN LEAD: start bob"
+		leadMore = "DOWN LEAD AGAIN: more from bob"
+		bobTask  = "DOWN BOB: create one.txt"
+		bobMore  = "DOWN BOB MORE: create two.txt"
+	)
+	forAPIs(t, func(t *testing.T, api string) {
+		lead := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = leadTask; return m }
+		bob := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = bobTask; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "lead starts bob", When: lead(fakemodel.Match{LastUser: leadTask}), ToolCalls: tools(
+				call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask, "mode": "acceptEdits", "process": true}})},
+			fakemodel.Reply{Name: "lead waits", When: lead(fakemodel.Match{ToolResult: "Teammate bob started"}), Text: "Bob is at work."},
+			fakemodel.Reply{Name: "lead asks for more", When: lead(fakemodel.Match{LastUser: leadMore}), ToolCalls: tools(
+				call{Name: "SendMessage", Input: map[string]any{"to": "bob", "message": bobMore}})},
+			fakemodel.Reply{Name: "lead sent", When: lead(fakemodel.Match{ToolResult: "Message sent to bob"}), Text: "Asked bob."},
+			fakemodel.Reply{Name: "lead notes", When: lead(fakemodel.Match{LastUser: "is idle"}), Text: "Noted.", Times: -1},
+			fakemodel.Reply{Name: "bob writes one", When: bob(fakemodel.Match{LastUser: bobTask}), ToolCalls: []fakemodel.ToolCall{writeCall("one.txt", "one\n")}},
+			fakemodel.Reply{Name: "bob wrote one", When: bob(fakemodel.Match{ToolResult: "one.txt"}), Text: "wrote one"},
+			fakemodel.Reply{Name: "bob writes two", When: bob(fakemodel.Match{LastUser: bobMore}), ToolCalls: []fakemodel.ToolCall{writeCall("two.txt", "two\n")}},
+			fakemodel.Reply{Name: "bob tried two", When: bob(fakemodel.Match{ToolResult: "two.txt"}), Text: "tried two"},
+		)
+		host := w.start("--team", "core", "--permission-mode", "acceptEdits")
+		host.killAfter(60 * time.Second)
+		host.say(leadTask)
+		host.next("bob idle", isEvent("teammate_state", map[string]any{"name": "bob", "state": "idle"}))
+		if got := w.read("one.txt"); got != "one\n" {
+			t.Fatalf("one.txt = %q: under a lead in acceptEdits bob should have written it", got)
+		}
+		host.send(map[string]any{"type": "control_request", "request_id": "down", "request": map[string]any{"subtype": "set_permission_mode", "mode": "default"}})
+		host.next("the mode changed", func(m map[string]any) bool { return m["type"] == "control_response" })
+		host.say(leadMore)
+		host.next("bob working again", isEvent("teammate_state", map[string]any{"name": "bob", "state": "working"}))
+		host.next("bob idle again", isEvent("teammate_state", map[string]any{"name": "bob", "state": "idle"}))
+		if !sawResult(w, bobTask, "two.txt", false) {
+			t.Fatalf("bob never tried two.txt")
+		}
+		if got := w.read("two.txt"); got != "<missing>" {
+			t.Errorf("two.txt = %q: after its lead went to default, bob still wrote unasked", got)
+		}
+		if !sawResult(w, bobTask, "needs approval", true) {
+			t.Errorf("bob's second write was not refused as needing approval: %+v", resultsOf(w, bobTask))
+		}
+		host.close()
+	})
+}
