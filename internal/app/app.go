@@ -316,6 +316,7 @@ func workDir(opts Options) (string, error) {
 func (a *App) emit(e event.Event) {
 	if mc, ok := e.(event.ModeChanged); ok {
 		a.modeChanged(mc)
+		a.holdTeammates()
 	}
 	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
 		if plan, ok := a.plan.ReadPlan(""); ok {
@@ -377,6 +378,7 @@ func (a *App) planConfig() planmode.Config {
 		Interview:         a.cfg.Interview(),
 		Variant:           config.Str(s.PlanMode.Variant, ""),
 		BypassAllowed:     a.bypassAllowed(),
+		Ceiling:           a.modeCeiling,
 		HasTaskTool:       func() bool { return a.offers("Task", permission.ModePlan) },
 		Now:               a.opts.Now,
 		Logf: func(format string, args ...any) {

@@ -34,6 +34,9 @@ type leadState struct {
 	mates map[string]*mateRun
 	procs map[string]*mateProc
 	wg    sync.WaitGroup
+	// limit is the freest mode the lead's teammates may work in, as its
+	// mode last gave it ("" before its first change).
+	limit permission.Mode
 }
 
 // mateRun is a teammate running in the lead's process.
@@ -48,6 +51,21 @@ var teammateOptions = []event.Option{
 	{ID: event.OptionAcceptEdits, Label: "Yes, and the teammate may edit files without asking"},
 	{ID: event.OptionManual, Label: "Yes, and the teammate asks before each edit"},
 	{ID: event.OptionReject, Label: "No, tell it what to change"},
+}
+
+// teammateOptions are the answers offered for a teammate's plan now:
+// none gives it a freer mode than the lead's. (The answer is held to the
+// lead's mode again when it is sent: the mode may change meanwhile.)
+func (a *App) teammateOptions() []event.Option {
+	limit := leadCeiling(a.plan.Mode())
+	var out []event.Option
+	for _, o := range teammateOptions {
+		if m, ok := team.ModeOfOption(o.ID); ok && m != "" && permission.Mode(m).Freer(limit) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // openLead makes the session the lead of its team and starts reading the
@@ -204,7 +222,7 @@ func (a *App) askFrontEnds(ctx context.Context, r mailbox.PlanApprovalRequest) {
 		defer l.wg.Done()
 		defer cancel()
 		ans, err := a.asker.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, AgentID: "teammate:" + r.From,
-			Plan: r.PlanContent, PlanFile: r.PlanPath, Options: teammateOptions})
+			Plan: r.PlanContent, PlanFile: r.PlanPath, Options: a.teammateOptions()})
 		if err != nil {
 			return
 		}
@@ -238,6 +256,19 @@ func (a *App) answerTeammate(ctx context.Context, to string, resp teamtool.Respo
 			return "", errors.New("you are in plan mode: approving a teammate's plan would let it change files before your own plan is approved. Reject it with feedback, or wait until your plan is approved")
 		}
 	}
+	limited := ""
+	if lead := a.plan.Mode(); resp.Approve {
+		limit := leadCeiling(lead)
+		switch m := permission.Mode(resp.Mode).Within(limit); {
+		case resp.Mode == "" && limit == permission.ModeDefault:
+			// "Its own mode" is default or acceptEdits, whatever the lead
+			// gave it before: default is the lesser of it and the lead's.
+			resp.Mode = string(permission.ModeDefault)
+		case resp.Mode != "" && string(m) != resp.Mode:
+			limited = fmt.Sprintf(" It implements in %s mode, not %s as asked: a teammate never works in a freer mode than its lead, and you are in %s mode.", m, resp.Mode, lead)
+			resp.Mode = string(m)
+		}
+	}
 	if _, err := l.requests.Claim(resp.RequestID, to, by, resp.Approve); err != nil {
 		return "", err
 	}
@@ -259,7 +290,7 @@ func (a *App) answerTeammate(ctx context.Context, to string, resp teamtool.Respo
 	}
 	a.setTeammate(to, event.TeammateWorking, "", "")
 	if resp.Approve {
-		return fmt.Sprintf("Approved %s's plan (request %s); it leaves plan mode and implements it.", to, resp.RequestID), nil
+		return fmt.Sprintf("Approved %s's plan (request %s); it leaves plan mode and implements it.%s", to, resp.RequestID, limited), nil
 	}
 	return fmt.Sprintf("Rejected %s's plan (request %s) with your feedback; it revises the plan and asks again.", to, resp.RequestID), nil
 }

@@ -28,6 +28,9 @@ func (a *App) Start() error {
 		// Hosts read the mode from the first line: it names the mode the
 		// session starts in, which the change below puts in force.
 		start = m
+		if c := a.modeCeiling(); c != "" {
+			start = start.Within(c)
+		}
 	}
 	names := a.offeredNames(start)
 	sort.Strings(names)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/team"
 	"github.com/ponder-agent/ponder/internal/team/mailbox"
@@ -26,6 +27,16 @@ type TeamOptions struct {
 	// Mailbox replaces the team.mailbox setting ("files" or a NATS URL);
 	// the lead hands its own to the teammates it starts.
 	Mailbox string
+	// LeadMode (teammates) is the mode of the lead that started the
+	// teammate (--lead-mode): the teammate never enters a freer one.
+	// "" for a teammate started by hand: its own starting mode, or the
+	// one its record kept. Once the session is made it holds the
+	// ceiling (see teammateCeiling).
+	LeadMode string
+
+	// leadMode, for a teammate in its lead's process, reads the lead's
+	// mode at each change of the teammate's.
+	leadMode func() permission.Mode
 }
 
 // member is this session's place in a team: its mailbox, and the record
@@ -81,6 +92,11 @@ func prepareTeam(opts *Options, cfg *config.Config) error {
 		opts.Resume = rec.SessionID
 		t.PlanModeRequired = t.PlanModeRequired || rec.PlanModeRequired
 	}
+	ceiling, err := teammateCeiling(opts, cfg, rec.LeadMode, found && opts.Resume == rec.SessionID)
+	if err != nil {
+		return err
+	}
+	t.LeadMode = string(ceiling)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/tool/teamtool"
 )
@@ -36,33 +37,15 @@ func (p *mateProc) stop() {
 // output (stream-json) goes to <config>/teams/<team>/logs/<name>.jsonl.
 // It is registered as started on purpose, so the sweep for what shell
 // commands leave behind never takes it; the lead stops it when it closes.
-func (a *App) spawnProcess(s teamtool.Spawn) (string, error) {
+// s.Mode is the mode spawnMode gave it; lead is the lead's mode, which
+// the teammate never leaves for a freer one.
+func (a *App) spawnProcess(s teamtool.Spawn, lead permission.Mode) (string, error) {
 	l := a.lead
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("finding ponder's own program: %w", err)
 	}
-	args := []string{"teammate", "--team", l.m.team, "--name", s.Name, "--output-format", "stream-json", "--mailbox", l.m.setting, "--model", a.Model()}
-	if a.opts.Provider != "" {
-		args = append(args, "--provider", a.opts.Provider)
-	}
-	if s.PlanModeRequired {
-		args = append(args, "--plan-mode-required")
-	}
-	if s.Mode != "" {
-		args = append(args, "--permission-mode", s.Mode)
-	}
-	if a.opts.Trust {
-		args = append(args, "--trust")
-	}
-	if len(a.opts.Allowed) > 0 {
-		args = append(args, "--allowedTools", strings.Join(a.opts.Allowed, ","))
-	}
-	if len(a.opts.Disallowed) > 0 {
-		args = append(args, "--disallowedTools", strings.Join(a.opts.Disallowed, ","))
-	}
-	// After "--" a prompt that starts with a dash is not read as a flag.
-	args = append(args, "--", s.Prompt)
+	args := a.teammateArgs(s, lead)
 	logPath := filepath.Join(a.cfg.ConfigDir, "teams", l.m.team, "logs", s.Name+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return "", err
@@ -107,4 +90,33 @@ func (a *App) spawnProcess(s teamtool.Spawn) (string, error) {
 	}()
 	return fmt.Sprintf("Teammate %s started as a process of its own (pid %d) in team %s; its output goes to %s. Its messages, plan approval requests and idle notice arrive in your inbox at the start of your next turn.",
 		s.Name, cmd.Process.Pid, l.m.team, logPath), nil
+}
+
+// teammateArgs is the command line of a teammate process: the lead's
+// project, mailbox, model and command-line rules, the mode spawnMode gave
+// it (never freer than the lead's) and the lead's mode as its ceiling.
+func (a *App) teammateArgs(s teamtool.Spawn, lead permission.Mode) []string {
+	l := a.lead
+	args := []string{"teammate", "--team", l.m.team, "--name", s.Name, "--output-format", "stream-json", "--mailbox", l.m.setting, "--model", a.Model()}
+	if a.opts.Provider != "" {
+		args = append(args, "--provider", a.opts.Provider)
+	}
+	if s.PlanModeRequired {
+		args = append(args, "--plan-mode-required")
+	}
+	if s.Mode != "" {
+		args = append(args, "--permission-mode", string(permission.Mode(s.Mode).Within(lead)))
+	}
+	args = append(args, "--lead-mode", string(lead))
+	if a.opts.Trust {
+		args = append(args, "--trust")
+	}
+	if len(a.opts.Allowed) > 0 {
+		args = append(args, "--allowedTools", strings.Join(a.opts.Allowed, ","))
+	}
+	if len(a.opts.Disallowed) > 0 {
+		args = append(args, "--disallowedTools", strings.Join(a.opts.Disallowed, ","))
+	}
+	// After "--" a prompt that starts with a dash is not read as a flag.
+	return append(args, "--", s.Prompt)
 }

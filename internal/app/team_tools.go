@@ -29,15 +29,16 @@ func (t teamTools) SendMessage(ctx context.Context, m teamtool.Outgoing) (string
 	case m.Shutdown:
 		return "", errors.New("only the team's lead asks teammates to stop")
 	case a.lead != nil:
-		return a.leadSend(ctx, m.To, m.Text)
+		return a.leadSend(ctx, m.To, m.Text, "model")
 	case a.mate != nil:
 		return a.teammateSend(ctx, m.To, m.Text)
 	}
 	return "", errors.New("this session is in no team")
 }
 
-// leadSend sends the lead's text message to a teammate.
-func (a *App) leadSend(ctx context.Context, to, text string) (string, error) {
+// leadSend sends the lead's text message to a teammate; by names who
+// wrote it (its model, or the user).
+func (a *App) leadSend(ctx context.Context, to, text, by string) (string, error) {
 	l := a.lead
 	if to == team.LeadName {
 		return "", errors.New("you are the lead")
@@ -46,7 +47,7 @@ func (a *App) leadSend(ctx context.Context, to, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := a.sendTeam(ctx, l.m, msg, "model"); err != nil {
+	if err := a.sendTeam(ctx, l.m, msg, by); err != nil {
 		return "", err
 	}
 	l.mu.Lock()
@@ -82,14 +83,22 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	if running {
 		return "", fmt.Errorf("teammate %s is running already; send it a message instead", s.Name)
 	}
+	lead := a.plan.Mode()
+	mode, note := spawnMode(s.Mode, lead, s.PlanModeRequired)
+	s.Mode = mode
 	if s.Process {
-		return a.spawnProcess(s)
+		out, err := a.spawnProcess(s, lead)
+		if err != nil {
+			return "", err
+		}
+		return out + note, nil
 	}
 	o := a.opts
 	topts := Options{Dir: a.dir, ConfigDir: a.cfg.ConfigDir, Getenv: o.Getenv, Provider: o.Provider, Model: o.Model,
 		ExploreModel: o.ExploreModel, PlanModel: o.PlanModel, Mode: s.Mode, Trust: o.Trust, RememberedTrust: o.RememberedTrust,
 		Allowed: o.Allowed, Disallowed: o.Disallowed, HTTPClient: o.HTTPClient, LLM: o.LLM, Now: o.Now, Sandbox: a.sandbox,
-		Team: &TeamOptions{Team: l.m.team, Name: s.Name, PlanModeRequired: s.PlanModeRequired, Mailbox: l.m.setting}}
+		Team: &TeamOptions{Team: l.m.team, Name: s.Name, PlanModeRequired: s.PlanModeRequired, Mailbox: l.m.setting,
+			LeadMode: string(lead), leadMode: a.plan.Mode}}
 	mate, err := New(topts)
 	if err != nil {
 		return "", err
@@ -122,8 +131,8 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	if s.PlanModeRequired {
 		how = " It plans first and changes nothing until you approve its plan."
 	}
-	return fmt.Sprintf("Teammate %s started in team %s (session %s).%s Its messages, plan approval requests and idle notice arrive in your inbox at the start of your next turn.",
-		s.Name, l.m.team, mate.ID(), how), nil
+	return fmt.Sprintf("Teammate %s started in team %s (session %s).%s%s Its messages, plan approval requests and idle notice arrive in your inbox at the start of your next turn.",
+		s.Name, l.m.team, mate.ID(), how, note), nil
 }
 
 // Team is the team this session belongs to, or "".

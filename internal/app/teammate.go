@@ -23,6 +23,9 @@ type mateState struct {
 	rec team.Record
 	// stop is set by the lead's shutdown request.
 	stop bool
+	// ceiling is the freest mode the teammate may enter (see
+	// modeCeiling), lowered by the lead's mode_limit messages.
+	ceiling permission.Mode
 }
 
 // teammateAsker answers a teammate's questions; nobody attends a
@@ -61,6 +64,7 @@ func (a *App) openTeammate() error {
 	}
 	rec.SessionID, rec.Cwd = a.id, a.dir
 	rec.PlanModeRequired = a.opts.Team.PlanModeRequired
+	rec.LeadMode = a.opts.Team.LeadMode
 	if rec.State == event.TeammateAwaitingApproval && (a.pendingPlan() == nil || rec.RequestID == "") {
 		// The request was being sent when the teammate stopped, and its
 		// ExitPlanMode call never finished: it waits on nothing.
@@ -70,7 +74,7 @@ func (a *App) openTeammate() error {
 		m.close()
 		return err
 	}
-	a.mate = &mateState{m: m, rec: rec}
+	a.mate = &mateState{m: m, rec: rec, ceiling: permission.Mode(a.opts.Team.LeadMode)}
 	return nil
 }
 
@@ -220,6 +224,9 @@ func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
 		_ = a.setMateState(event.TeammateWorking, "", "")
 		res, err := a.AnswerPending(ctx, ans)
 		a.afterMateTurn(ctx, res, err)
+	case mailbox.TypeModeLimit:
+		// Whoever sent it, it can only make the teammate stricter.
+		a.applyModeLimit(msg)
 	case mailbox.TypeShutdownRequest:
 		if msg.From != s.rec.Lead {
 			a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, Reason: "only the lead asks a teammate to stop"})

@@ -22,7 +22,7 @@ func leadOptions(team string) *app.TeamOptions {
 type teammateOptions struct {
 	team, name      string
 	planRequired    bool
-	mode            string
+	mode, leadMode  string
 	outputFormat    string
 	model, provider string
 	trust           bool
@@ -51,8 +51,11 @@ teams on one machine; "nats://host:4222" for teams across machines), or
 			if o.team == "" || o.name == "" {
 				return usage(errors.New("ponder teammate needs --team and --name"))
 			}
-			if o.mode != "" {
-				if err := app.CheckMode(o.mode); err != nil {
+			for _, m := range []string{o.mode, o.leadMode} {
+				if m == "" {
+					continue
+				}
+				if err := app.CheckMode(m); err != nil {
 					return usage(err)
 				}
 			}
@@ -65,7 +68,7 @@ teams on one machine; "nats://host:4222" for teams across machines), or
 			}
 			opts := headless.Options{
 				App: app.Options{Provider: o.provider, Model: o.model, Mode: o.mode, Trust: o.trust, Allowed: o.allowed, Disallowed: o.denied,
-					Team: &app.TeamOptions{Team: o.team, Name: o.name, PlanModeRequired: o.planRequired, Mailbox: o.mailbox}},
+					Team: &app.TeamOptions{Team: o.team, Name: o.name, PlanModeRequired: o.planRequired, Mailbox: o.mailbox, LeadMode: o.leadMode}},
 				Prompt: prompt, OutputFormat: o.outputFormat, Stdout: io.Out, Stderr: io.Err,
 			}
 			if code := headless.RunTeammate(cmd.Context(), opts); code != 0 {
@@ -79,6 +82,7 @@ teams on one machine; "nats://host:4222" for teams across machines), or
 	f.StringVar(&o.name, "name", "", "this teammate's name")
 	f.BoolVar(&o.planRequired, "plan-mode-required", false, "plan first: start in plan mode and change nothing until the lead approves the plan")
 	f.StringVar(&o.mode, "permission-mode", "", "the mode to work in (with --plan-mode-required: once the plan is approved)")
+	f.StringVar(&o.leadMode, "lead-mode", "", "the lead's permission mode: no answer, setting or resumed session takes this teammate to a freer one (default: its own starting mode)")
 	f.StringVar(&o.outputFormat, "output-format", headless.FormatText, "text, or stream-json (one event a line)")
 	f.StringVar(&o.model, "model", "", "model")
 	f.StringVar(&o.provider, "provider", "", "model provider: anthropic or openai")

@@ -116,7 +116,9 @@ func TestTeamProcessTeammateRestartsAwaitingApproval(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				host := w.start("--team", "core")
+				// Its model approves into acceptEdits, which the lead
+				// must itself be in to give.
+				host := w.start("--team", "core", "--permission-mode", "acceptEdits")
 				host.killAfter(45 * time.Second)
 				mateArgs := []string{"--team", "core", "--name", "alice"}
 				mate := startTeammate(w, mateCfg, append(mateArgs, "--plan-mode-required", "--permission-mode", "acceptEdits", aliceTask)...)

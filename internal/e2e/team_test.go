@@ -190,7 +190,9 @@ func teamPlanApproval(t *testing.T, process bool) {
 		replies = append(replies, bobReplies()...)
 		w := newWorld(t, api, replies...)
 		current.Store(w)
-		out := w.mustRun(0, "", "-p", "--team", "core", "--output-format", "stream-json", leadTask)
+		// Its teammates write unasked, so the lead works in acceptEdits:
+		// a teammate never works in a freer mode than its lead.
+		out := w.mustRun(0, "", "-p", "--team", "core", "--permission-mode", "acceptEdits", "--output-format", "stream-json", leadTask)
 
 		if got := w.read("alice.txt"); got != "hello from alice\n" {
 			t.Errorf("alice.txt = %q; want alice's implementation\nstdout:\n%s\nstderr:\n%s", got, out.stdout, out.stderr)

@@ -51,3 +51,29 @@ func (m Mode) Title() string {
 	}
 	return "default"
 }
+
+// freedom orders the modes by what they let through without a question:
+// plan, default, acceptEdits, then bypassPermissions. A name that is no
+// mode counts as the freest, so that a limit never lets it through.
+func (m Mode) freedom() int {
+	switch m {
+	case ModePlan:
+		return 0
+	case ModeDefault:
+		return 1
+	case ModeAcceptEdits:
+		return 2
+	}
+	return 3
+}
+
+// Freer reports whether m lets through more without a question than o.
+func (m Mode) Freer(o Mode) bool { return m.freedom() > o.freedom() }
+
+// Within returns m, or limit when m lets through more than limit does.
+func (m Mode) Within(limit Mode) Mode {
+	if m.Freer(limit) {
+		return limit
+	}
+	return m
+}

@@ -150,8 +150,14 @@ func (s *Session) ApproveWith(option string, edited *string, model string, grant
 		}
 	}
 	plan, _ := s.ReadPlan("")
-	if ch := s.SetMode(to, ViaApproval); ch.Refused {
+	ch := s.SetMode(to, ViaApproval)
+	if ch.Refused {
 		return Approval{}, fmt.Errorf("the mode cannot change to %s", to)
+	}
+	// The ceiling may have limited the mode asked for.
+	to = ch.To
+	if to == permission.ModePlan {
+		return Approval{}, fmt.Errorf("plan mode cannot be left: it is the freest mode allowed here")
 	}
 	s.mu.Lock()
 	s.st.SentBack = ""

@@ -43,6 +43,10 @@ type Config struct {
 	Variant string
 	// BypassAllowed offers "approve and bypass permissions".
 	BypassAllowed bool
+	// Ceiling, when set, is the freest mode the session may be in (a
+	// teammate's: its lead's). A change to a freer mode, whatever its
+	// path, and a restored state get the ceiling instead; "" means none.
+	Ceiling func() permission.Mode
 	// HasTaskTool reports whether subagents can be launched in plan mode
 	// (the Task tool is offered there), so the workflow may suggest
 	// them; nil means they cannot.
@@ -162,13 +166,20 @@ func (s *Session) State() State {
 // nothing: the session simply continues. A session saved in (or planning
 // its way back to) bypassPermissions resumes in default mode unless this
 // run allows bypassing: the permission to bypass belongs to the command
-// line that started a process, not to a transcript.
+// line that started a process, not to a transcript. Neither mode is
+// freer than the ceiling.
 func (s *Session) Restore(st State) {
 	if s.guard(st.Mode, ViaResume) != nil {
 		st.Mode = permission.ModeDefault
 	}
 	if st.PrePlanMode != "" && s.guard(st.PrePlanMode, ViaResume) != nil {
 		st.PrePlanMode = permission.ModeDefault
+	}
+	if c := s.ceiling(); c != "" {
+		st.Mode = st.Mode.Within(c)
+		if st.PrePlanMode != "" {
+			st.PrePlanMode = st.PrePlanMode.Within(c)
+		}
 	}
 	s.mu.Lock()
 	s.st = st

@@ -2,6 +2,7 @@ package planmode
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -29,6 +30,10 @@ const (
 type Change struct {
 	From, To permission.Mode
 	Via      Via
+	// Asked is the mode asked for when the ceiling gave To instead
+	// (Limited); otherwise it is To.
+	Asked   permission.Mode
+	Limited bool
 	// Refused says the transition's guard turned the change down, and
 	// Reason why.
 	Refused bool
@@ -49,9 +54,14 @@ func (c Change) Changed() bool { return c.From != c.To }
 // --permission-mode bypassPermissions), and never from a settings file.
 // No control message, approval or resumed state gets past it; a refused
 // change leaves the mode as it was and says so in a notice.
+//
+// A session with a ceiling (a teammate: its lead's mode) never gets a
+// freer mode than the ceiling, whatever path the change took: it gets the
+// ceiling instead, and a notice says so.
 func (s *Session) SetMode(to permission.Mode, via Via) Change {
+	ceiling := s.ceiling()
 	s.mu.Lock()
-	ch, events := s.setModeLocked(to, via)
+	ch, events := s.setModeLocked(to, via, ceiling)
 	emit := s.emit
 	s.mu.Unlock()
 	for _, e := range events {
@@ -60,15 +70,22 @@ func (s *Session) SetMode(to permission.Mode, via Via) Change {
 	return ch
 }
 
-func (s *Session) setModeLocked(to permission.Mode, via Via) (Change, []event.Event) {
+func (s *Session) setModeLocked(to permission.Mode, via Via, ceiling permission.Mode) (Change, []event.Event) {
 	from := s.st.Mode
 	if err := s.guard(to, via); err != nil {
-		return Change{From: from, To: from, Via: via, Refused: true, Reason: err.Error()}, []event.Event{event.Notice{Level: "warning",
+		return Change{From: from, To: from, Via: via, Asked: to, Refused: true, Reason: err.Error()}, []event.Event{event.Notice{Level: "warning",
 			Text: err.Error() + "; the mode stays " + string(from)}}
 	}
-	ch := Change{From: from, To: to, Via: via}
+	ch := Change{From: from, To: to, Via: via, Asked: to}
+	var events []event.Event
+	if ceiling != "" && to.Freer(ceiling) {
+		ch.To, ch.Limited = ceiling, true
+		to = ceiling
+		events = append(events, event.Notice{Level: "warning", Text: fmt.Sprintf(
+			"%s was asked for, but a teammate works at most in %s, the freest mode its lead allows; it is in %s", ch.Asked, ceiling, ceiling)})
+	}
 	if from == to {
-		return ch, nil
+		return ch, events
 	}
 	switch {
 	case to == permission.ModePlan:
@@ -85,7 +102,7 @@ func (s *Session) setModeLocked(to permission.Mode, via Via) (Change, []event.Ev
 	}
 	s.st.Mode = to
 	s.changed()
-	events := []event.Event{event.ModeChanged{From: string(from), To: string(to), Via: string(via)}}
+	events = append(events, event.ModeChanged{From: string(from), To: string(to), Via: string(via)})
 	if to == permission.ModePlan {
 		path := s.planFileLocked("")
 		_, exists := s.readPlanLocked("")
@@ -113,6 +130,14 @@ func (s *Session) guard(m permission.Mode, via Via) error {
 		return errors.New("bypassPermissions needs --dangerously-skip-permissions on the command line")
 	}
 	return nil
+}
+
+// ceiling is the freest mode the session may be in, or "" for no limit.
+func (s *Session) ceiling() permission.Mode {
+	if s.cfg.Ceiling == nil {
+		return ""
+	}
+	return s.cfg.Ceiling()
 }
 
 // Allows says why SetMode(m, via) would be refused, or nil, without

@@ -79,7 +79,7 @@ func ForModel(msg mailbox.Message) string {
 		}
 		attrs += fmt.Sprintf(" request_id=%q", r.RequestID)
 		body = fmt.Sprintf("%s asks you to approve its plan (written to %s). It changes nothing until you answer.\n"+
-			"Approve: SendMessage with type \"plan_approval_response\", to %q, request_id %q, approve true (and mode \"acceptEdits\" to let it edit files without asking).\n"+
+			"Approve: SendMessage with type \"plan_approval_response\", to %q, request_id %q, approve true (and mode \"acceptEdits\" to let it edit files without asking, which only a lead in acceptEdits can give).\n"+
 			"Reject: the same with approve false and feedback saying what to change.\n\nThe plan:\n%s",
 			msg.From, r.PlanPath, msg.From, r.RequestID, r.PlanContent)
 	case mailbox.TypePlanApprovalResponse:

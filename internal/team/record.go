@@ -41,6 +41,10 @@ type Record struct {
 	// PlanModeRequired: the teammate may not leave plan mode without the
 	// lead's approval.
 	PlanModeRequired bool `json:"plan_mode_required,omitempty"`
+	// LeadMode is the freest mode the teammate may enter, as settled
+	// when it was started (its lead's); started again without one, it
+	// keeps this.
+	LeadMode string `json:"lead_mode,omitempty"`
 	// State is one of event's Teammate* states.
 	State string `json:"state"`
 	// RequestID is the plan approval request waiting for an answer; it is

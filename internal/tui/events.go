@@ -143,6 +143,15 @@ func messageText(msg event.Message) string {
 // loadHistory shows a resumed conversation.
 func (m *Model) loadHistory() {
 	hist := m.app.History()
+	m.conv.loadHistory(hist)
+	if len(hist) > 0 {
+		m.conv.notice("info", fmt.Sprintf("Resumed session %s.", m.app.ID()))
+	}
+}
+
+// loadHistory adds the messages of a conversation so far: what the user
+// wrote, the answers, and each tool call with its result.
+func (c *conversation) loadHistory(hist []event.Message) {
 	results := map[string]event.Block{}
 	for _, msg := range hist {
 		for _, b := range msg.Content {
@@ -155,17 +164,17 @@ func (m *Model) loadHistory() {
 		switch msg.Role {
 		case "user":
 			if t := typedText(msg); strings.TrimSpace(t) != "" {
-				m.conv.add(&item{kind: itemUser, text: t})
+				c.add(&item{kind: itemUser, text: t})
 			}
 		case "assistant":
 			if t := messageText(msg); strings.TrimSpace(t) != "" {
-				m.conv.add(&item{kind: itemAssistant, text: t})
+				c.add(&item{kind: itemAssistant, text: t})
 			}
 			for _, u := range msg.Content {
 				if u.Type != event.BlockToolUse {
 					continue
 				}
-				it := m.conv.add(&item{kind: itemTool, toolID: u.ID, tool: u.Name, input: u.Input, status: toolDone})
+				it := c.add(&item{kind: itemTool, toolID: u.ID, tool: u.Name, input: u.Input, status: toolDone})
 				if r, ok := results[u.ID]; ok {
 					it.result = r.Content
 					if r.IsError {
@@ -174,9 +183,6 @@ func (m *Model) loadHistory() {
 				}
 			}
 		}
-	}
-	if len(hist) > 0 {
-		m.conv.notice("info", fmt.Sprintf("Resumed session %s.", m.app.ID()))
 	}
 }
 

@@ -32,10 +32,17 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			a.CycleMode()
 			return nil
 		}
+	case "shift+down":
+		return m.cycleTeam(1)
+	case "shift+up":
+		return m.cycleTeam(-1)
 	case "esc":
 		if m.menu.open {
 			m.menu.open = false
 			return nil
+		}
+		if m.team != nil {
+			return m.showMember("")
 		}
 		if !m.running {
 			return m.escIdle()
@@ -45,7 +52,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+g":
 		return m.openPlanInEditor()
 	case "ctrl+o":
-		m.conv.toggleExpanded()
+		m.shown().toggleExpanded()
 		return nil
 	case "pgup":
 		m.scroll += max(1, m.convHeight()-2)
@@ -156,6 +163,7 @@ func (m *Model) switchApp(msg resumed) tea.Cmd {
 		m.conv.notice("warning", "Cannot resume: "+msg.err.Error())
 		return nil
 	}
+	m.showMember("")
 	m.stopEvents()
 	old := m.app
 	m.app = msg.a
@@ -191,6 +199,9 @@ func (m *Model) submit(text string) tea.Cmd {
 	}
 	if strings.HasPrefix(trimmed, "/") {
 		return m.command(trimmed)
+	}
+	if m.team != nil {
+		return m.messageTeammate(text)
 	}
 	return m.sendTurn(text)
 }

@@ -67,6 +67,10 @@ type Model struct {
 	queued    []string
 	// teammates is what the lead knows of its team (team.go).
 	teammates map[string]event.TeammateState
+	// team is the teammate shown instead of the lead, or nil
+	// (teamview.go); teamGen counts the views opened.
+	team    *teamView
+	teamGen int
 	// waited is the time the running turn spent waiting for the user's
 	// answers; waitSince is when the dialog now open appeared (zero when
 	// none is). The spinner counts neither as working.
@@ -100,7 +104,7 @@ func newModel(a *app.App, th theme) *Model {
 	m.events, m.stopEvents = a.Subscribe(1024)
 	m.planFile = a.PlanFile()
 	m.in.Focus()
-	m.in.SetPlaceholder("Ask ponder to do something, or / for commands")
+	m.in.SetPlaceholder(leadPlaceholder)
 	m.loadHistory()
 	return m
 }
@@ -138,6 +142,9 @@ func (m *Model) waitEvent() tea.Cmd {
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.noteWaiting()
+	if cmd, ok := m.teamMsg(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -281,6 +288,7 @@ func (m *Model) interrupt() {
 // Close releases the session.
 func (m *Model) Close() {
 	m.interrupt()
+	m.showMember("")
 	m.stopEvents()
 }
 

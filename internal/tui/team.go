@@ -104,7 +104,11 @@ func (m *Model) teamList() string {
 		if s.SessionID != "" {
 			fmt.Fprintf(&b, " (session %s)", s.SessionID)
 		}
+		if m.team != nil && m.team.name == n {
+			b.WriteString(" ← shown")
+		}
 	}
+	b.WriteString("\nShift+Down and Shift+Up show a teammate's conversation (type there to message it); Esc comes back to the lead.")
 	return b.String()
 }
 

@@ -30,7 +30,7 @@ func (m *Model) render() string {
 	w := max(30, m.width)
 	bottom := m.bottom(w)
 	convH := max(1, m.height-len(bottom))
-	lines := m.conv.lines(w)
+	lines := m.shown().lines(w)
 	end := max(0, len(lines)-m.scroll)
 	m.scroll = len(lines) - end
 	start := max(0, end-convH)
@@ -58,7 +58,9 @@ func (m *Model) bottom(w int) []string {
 	if m.hint != "" {
 		out = append(out, m.th.warn.Render(ansi.Truncate(m.hint, w, "…")))
 	}
-	if hint := m.planHint(w); hint != "" && m.activeDialog() == nil {
+	if head := m.teamHeader(w); head != "" {
+		out = append(out, head)
+	} else if hint := m.planHint(w); hint != "" && m.activeDialog() == nil {
 		out = append(out, hint)
 	}
 	if d := m.activeDialog(); d != nil {
@@ -120,7 +122,9 @@ func (m *Model) statusLine(w int) string {
 	case event.ModeBypass:
 		badge = m.th.modeBypass.Render(app.ModeTitle(mode))
 	}
-	left := badge + m.th.dim.Render(" · "+m.app.Model()+" · "+tildePath(m.app.Dir()))
+	// The team's word comes early: what is cut at the edge is the
+	// model, the directory and the sandbox, never who awaits approval.
+	left := badge + m.teamStatus() + m.th.dim.Render(" · "+m.app.Model()+" · "+tildePath(m.app.Dir()))
 	if k := m.app.SandboxKind(); k == event.SandboxNone {
 		left += m.th.warn.Render(" · sandbox: none")
 	} else {
@@ -129,13 +133,23 @@ func (m *Model) statusLine(w int) string {
 	if m.demo != "" {
 		left += m.th.warn.Render(" · " + m.demo)
 	}
-	left += m.teamStatus()
-	right := m.th.faint.Render("shift+tab mode · / commands")
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
-	if gap < 2 {
-		return ansi.Truncate(left, w, "…")
+	help := "shift+tab mode · / commands"
+	switch {
+	case m.team != nil:
+		help = "shift+↑↓ team · esc lead"
+	case len(m.teammates) > 0:
+		help = "shift+↓ teammates"
 	}
-	return left + strings.Repeat(" ", gap) + right
+	right := m.th.faint.Render(help)
+	rw := ansi.StringWidth(right)
+	if w-ansi.StringWidth(left)-rw < 2 {
+		if m.team == nil && len(m.teammates) == 0 || rw+20 > w {
+			return ansi.Truncate(left, w, "…")
+		}
+		// The keys of the team stay in sight: they are the way back.
+		left = ansi.Truncate(left, w-rw-2, "…")
+	}
+	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
 }
 
 // maxMenuLines is how many entries of a completion menu are shown at

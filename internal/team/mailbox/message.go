@@ -42,6 +42,9 @@ const (
 	// TypeIdle tells the lead that a teammate finished its turn and
 	// waits for work; its payload is an Idle.
 	TypeIdle Type = "idle"
+	// TypeModeLimit tells a teammate that its lead works in a stricter
+	// mode now; its payload is a ModeLimit.
+	TypeModeLimit Type = "mode_limit"
 )
 
 // Message is one message between two members of a team. Build it with

@@ -61,6 +61,14 @@ type Idle struct {
 	Summary string `json:"summary,omitempty"`
 }
 
+// ModeLimit is the freest permission mode a teammate may work in from
+// now on (a ponder permission mode name), sent by a lead whose own mode
+// became stricter. A receiver only ever lowers its limit with it, so a
+// forged one can make a teammate ask more, never less.
+type ModeLimit struct {
+	Mode string `json:"mode"`
+}
+
 // NewPlanApprovalRequest builds the message a teammate sends to the lead
 // (to) to have its plan approved. An empty RequestID gets a new one, an
 // empty From is the sender, a zero Timestamp is now.

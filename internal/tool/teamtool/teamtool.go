@@ -62,7 +62,7 @@ type SpawnTeammate struct {
 type spawnInput struct {
 	Name             string `json:"name" desc:"The teammate's name: lower-case letters, digits, - and _. Messages to it use this name."`
 	Prompt           string `json:"prompt" desc:"The teammate's task, with all the context it needs: it sees nothing of this conversation."`
-	Mode             string `json:"mode,omitempty" desc:"The permission mode the teammate works in: default, acceptEdits or plan. With plan_mode_required it is the mode it gets once its plan is approved."`
+	Mode             string `json:"mode,omitempty" desc:"The permission mode the teammate works in: default, acceptEdits or plan, never freer than your own (a freer one gets yours). With plan_mode_required it is the mode it gets once its plan is approved."`
 	PlanModeRequired bool   `json:"plan_mode_required,omitempty" desc:"The teammate must plan first: it starts in plan mode and changes nothing until you approve its plan."`
 	Process          bool   `json:"process,omitempty" desc:"Run the teammate as a ponder process of its own (its output goes to a log file) instead of inside this session's process."`
 }
@@ -70,7 +70,8 @@ type spawnInput struct {
 const spawnDoc = `Starts a teammate: a full agent with its own conversation and transcript, working on its task beside you in this project. It reports back through your inbox: messages it sends, a plan approval request when it must plan first (plan_mode_required), and an idle notice when it has finished. Those arrive as <teammate-message> blocks at the start of your next turn. Answer plan approval requests with SendMessage.`
 
 // NewSpawnTeammate returns the tool. A teammate can change files, so
-// plan mode refuses the call like any agent that is not read-only.
+// plan mode refuses the call like any agent that is not read-only, unless
+// the teammate must plan first.
 func NewSpawnTeammate(t Team) SpawnTeammate {
 	return SpawnTeammate{Meta: tool.NewMeta[spawnInput]("SpawnTeammate", permission.KindAgent, spawnDoc, false), Team: t}
 }
@@ -97,8 +98,12 @@ type spawnCall struct {
 	in spawnInput
 }
 
+// Access declares a teammate that must plan first as a read-only agent:
+// it starts in plan mode and changes nothing until its plan is approved,
+// so a lead in plan mode may start it. Any other teammate can change
+// files at once.
 func (c spawnCall) Access() permission.Access {
-	return permission.Access{Target: "teammate"}
+	return permission.Access{Target: "teammate", AgentReadOnly: c.in.PlanModeRequired}
 }
 
 func (c spawnCall) Run(ctx context.Context) tool.Result {
@@ -122,7 +127,7 @@ type sendInput struct {
 	RequestID string `json:"request_id,omitempty" desc:"plan_approval_response: the request_id of the request answered."`
 	Approve   *bool  `json:"approve,omitempty" desc:"plan_approval_response: true to approve the plan, false to reject it."`
 	Feedback  string `json:"feedback,omitempty" desc:"plan_approval_response: what to change (rejecting) or notes (approving)."`
-	Mode      string `json:"mode,omitempty" desc:"plan_approval_response: acceptEdits or default, the mode the teammate implements in; empty keeps its own."`
+	Mode      string `json:"mode,omitempty" desc:"plan_approval_response: acceptEdits or default, the mode the teammate implements in (never freer than your own); empty keeps its own."`
 }
 
 const sendDoc = `Sends a message to a member of your team, read at the start of its next turn. With type "plan_approval_response" the lead answers a teammate's plan approval request: approve true lets it leave plan mode and implement; approve false with feedback sends it back to revise its plan.`

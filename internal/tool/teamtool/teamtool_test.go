@@ -47,7 +47,8 @@ func TestSendMessageInput(t *testing.T) {
 }
 
 // A teammate's mode is one a lead may give; plan mode refuses the call
-// as it refuses any agent that can write.
+// as it refuses any agent that can write, unless the teammate must plan
+// first: it changes nothing before its plan is approved.
 func TestSpawnTeammateInput(t *testing.T) {
 	s := NewSpawnTeammate(&fakeTeam{})
 	for _, in := range []string{`{"name":"a","prompt":""}`, `{"name":"a","prompt":"x","mode":"bypassPermissions"}`, `{"name":"a","prompt":"x","session_id":"s"}`} {
@@ -59,7 +60,14 @@ func TestSpawnTeammateInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if acc := c.Access(); !acc.AgentReadOnly {
+		t.Error("a teammate that must plan first is not declared read-only; a lead in plan mode could not start it")
+	}
+	c, err = s.Prepare(&tool.Env{}, json.RawMessage(`{"name":"a","prompt":"x","mode":"default"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if acc := c.Access(); acc.AgentReadOnly {
-		t.Error("a teammate is declared read-only; plan mode would let the lead start it")
+		t.Error("a teammate free to write is declared read-only; plan mode would let the lead start it")
 	}
 }
