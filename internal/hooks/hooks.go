@@ -35,6 +35,46 @@ func (f Func) Run(ctx context.Context, in event.HookInput) (event.HookOutput, er
 	return f(ctx, in)
 }
 
+// Events are the moments hooks may be registered for, in the order a
+// person would list them.
+var Events = []event.HookEvent{event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure,
+	event.HookUserPromptSubmit, event.HookStop, event.HookSessionStart, event.HookSessionEnd,
+	event.HookPreCompact, event.HookNotification}
+
+// Supported reports whether hooks may be registered for ev.
+func Supported(ev event.HookEvent) bool {
+	for _, e := range Events {
+		if e == ev {
+			return true
+		}
+	}
+	return false
+}
+
+func eventNames() []string {
+	out := make([]string, len(Events))
+	for i, e := range Events {
+		out[i] = string(e)
+	}
+	return out
+}
+
+// matchTarget is what an event's matchers are matched against: the tool's
+// name for tool events, how the session began for SessionStart, what
+// started a compaction for PreCompact. Other events have no target, and
+// every hook registered for them runs whatever its matcher.
+func matchTarget(in event.HookInput) (string, bool) {
+	switch in.Event {
+	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure:
+		return in.ToolName, true
+	case event.HookSessionStart:
+		return in.Source, true
+	case event.HookPreCompact:
+		return in.Trigger, true
+	}
+	return "", false
+}
+
 // DefaultTimeout bounds one hook's run when its registration names none.
 const DefaultTimeout = 60 * time.Second
 
@@ -62,11 +102,8 @@ func New(base func(*event.HookInput)) *Registry { return &Registry{base: base} }
 // Add registers h for ev on the tools matcher selects (see
 // event.HookMatcher); timeout 0 is DefaultTimeout.
 func (r *Registry) Add(ev event.HookEvent, matcher string, h Hook, timeout time.Duration) error {
-	switch ev {
-	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop,
-		event.HookSessionStart, event.HookSessionEnd:
-	default:
-		return fmt.Errorf("hook event %q is not supported (want PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart or SessionEnd)", ev)
+	if !Supported(ev) {
+		return fmt.Errorf("hook event %q is not supported (want %s)", ev, strings.Join(eventNames(), ", "))
 	}
 	e := entry{event: ev, hook: h, timeout: timeout}
 	if e.timeout <= 0 {
@@ -137,8 +174,9 @@ func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
 	entries := append([]entry(nil), r.entries...)
 	r.mu.RUnlock()
 	var contexts, reasons []string
+	target, matched := matchTarget(in)
 	for _, e := range entries {
-		if e.event != in.Event || (e.match != nil && !e.match.MatchString(in.ToolName)) {
+		if e.event != in.Event || (matched && e.match != nil && !e.match.MatchString(target)) {
 			continue
 		}
 		o, err := runOne(ctx, e, in)

@@ -67,7 +67,7 @@ func TestFailingHooksHaveNoOpinion(t *testing.T) {
 
 func TestBadRegistrations(t *testing.T) {
 	r := New(nil)
-	if err := r.Add("Notification", "", decide("", ""), 0); err == nil {
+	if err := r.Add("SubagentStop", "", decide("", ""), 0); err == nil {
 		t.Error("an unsupported event was accepted")
 	}
 	if err := r.Add(event.HookPreToolUse, "(", decide("", ""), 0); err == nil {
