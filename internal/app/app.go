@@ -260,7 +260,7 @@ func New(opts Options) (*App, error) {
 		a.models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
 	a.broker = permission.NewBroker(
-		func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) },
+		a.questionAsked,
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
 	switch {
 	case opts.isTeammate():
@@ -282,6 +282,9 @@ func New(opts Options) (*App, error) {
 		}
 	}
 	if err := a.openSandbox(); err != nil {
+		return nil, err
+	}
+	if err := a.addSettingsHooks(); err != nil {
 		return nil, err
 	}
 	a.shells = builtin.NewShells()
@@ -357,6 +360,9 @@ func (a *App) buildPermissions() error {
 		a.warnings = append(a.warnings, "permission rules: "+w)
 	}
 	eng.SetSandbox(a.sandboxPolicy)
+	// The user's settings define hooks too; a hook's allow never waves
+	// a write to them through.
+	eng.SetSettingsFiles([]string{filepath.Join(a.cfg.ConfigDir, "settings.json")})
 	a.perm = eng
 	return nil
 }

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/hooks/cmdhook"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/sandbox"
+	"github.com/ponder-agent/ponder/internal/shellenv"
+)
+
+// addSettingsHooks registers the command hooks of the settings that count
+// (the user's, and a trusted project's). They are read once, as the
+// session starts: a settings file changed while it runs (by the model,
+// say, where that was allowed) adds no hook to it.
+func (a *App) addSettingsHooks() error {
+	env := shellenv.Build(os.Environ(), a.shellPolicy())
+	for _, src := range a.cfg.HookSources() {
+		h := cmdhook.New(cmdhook.Options{
+			Command: src.Command,
+			Dir:     a.root,
+			Env:     env,
+			Confine: a.hooksConfined,
+			Sandbox: a.sandbox,
+			Deny:    a.hookDeny,
+		})
+		if err := a.hooks.Add(src.Event, src.Matcher, h, src.Timeout); err != nil {
+			return &UsageError{Msg: fmt.Sprintf("settings: %s: %s: %v", src.From, src.Key, err)}
+		}
+	}
+	return nil
+}
+
+// hooksConfined says command hooks run in the OS sandbox now: while plan
+// mode is on, like the commands plan mode runs, they may read but not
+// change anything.
+func (a *App) hooksConfined() bool {
+	return a.plan == nil || a.plan.Mode() == permission.ModePlan
+}
+
+// hookDeny is what the kernel keeps a command hook from: like a shell
+// command's, every path the deny rules cover when confined, and those
+// outside the project for reading when not.
+func (a *App) hookDeny(confined bool) sandbox.Deny {
+	d := a.deniedPaths()
+	if confined {
+		return sandbox.Deny{Read: d.Read, Write: d.Write}
+	}
+	return sandbox.Deny{Read: d.ReadOutside}
+}
+
+// questionAsked publishes a question for the front ends and runs the
+// Notification hooks, which only observe, without holding the question
+// up.
+func (a *App) questionAsked(q permission.Question) {
+	a.emit(event.QuestionAsked{Question: q})
+	if !a.hooks.Has(event.HookNotification) {
+		return
+	}
+	ctx, done := a.work.track(context.Background())
+	go func() {
+		defer done()
+		a.hookNotices(a.hooks.Run(ctx, event.HookInput{Event: event.HookNotification, Message: notificationText(q)}))
+	}()
+}
+
+// notificationText says in a sentence what ponder asks the user.
+func notificationText(q permission.Question) string {
+	switch q.Kind {
+	case event.AskToolUse:
+		return "ponder needs your permission to use " + q.Tool
+	case event.AskEnterPlan:
+		return "ponder asks to enter plan mode"
+	case event.AskPlanExit:
+		return "ponder asks you to approve its plan"
+	case event.AskUser:
+		return "ponder has a question for you"
+	}
+	return "ponder is waiting for your answer"
+}
+
+// preCompactHooks runs the PreCompact hooks before a compaction; trigger
+// is "manual" or "auto". They only observe.
+func (a *App) preCompactHooks(ctx context.Context, trigger, instructions string) {
+	if !a.hooks.Has(event.HookPreCompact) {
+		return
+	}
+	a.hookNotices(a.hooks.Run(ctx, event.HookInput{Event: event.HookPreCompact, Trigger: trigger, CustomInstructions: instructions}))
+}
