@@ -1,0 +1,362 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+)
+
+// hookScript writes an executable script outside the project (beside
+// it, where the test's files live) and returns its path.
+func hookScript(t *testing.T, w *world, name, body string) string {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(w.dir), "hooks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// hookGroup is one entry of a hooks setting.
+type hookGroup struct {
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []hookCommand `json:"hooks"`
+}
+
+type hookCommand struct {
+	Type    string  `json:"type"`
+	Command string  `json:"command"`
+	Timeout float64 `json:"timeout,omitempty"`
+}
+
+// hooksSettings is a settings file's text with hooks (one command per
+// event) and extra top-level settings.
+func hooksSettings(t *testing.T, hooks map[string]hookGroup, extra map[string]any) string {
+	t.Helper()
+	s := map[string]any{}
+	for k, v := range extra {
+		s[k] = v
+	}
+	h := map[string][]hookGroup{}
+	for ev, g := range hooks {
+		h[ev] = []hookGroup{g}
+	}
+	s["hooks"] = h
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func command(c string) []hookCommand { return []hookCommand{{Type: "command", Command: c}} }
+
+// fileOutside is a path beside the project, for what hooks record.
+func fileOutside(w *world, name string) string { return filepath.Join(filepath.Dir(w.dir), name) }
+
+func readOr(path, missing string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return missing
+	}
+	return string(data)
+}
+
+// A PreToolUse command hook refuses Bash calls: by exit status 2 with its
+// reason on standard error, and by a JSON deny. The refused commands do
+// not run, the model reads why, and a call the hook lets be still runs.
+func TestPreToolUseCommandHookRefusesCalls(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("make markers", bashCall("touch marker-exit2"), bashCall("touch marker-json"), bashCall("touch marker-free"))...)
+		script := hookScript(t, w, "guard.sh", `in=$(cat)
+case "$in" in
+  *marker-exit2*) echo "exit two says no" >&2; exit 2;;
+  *marker-json*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}';;
+esac
+exit 0`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"PreToolUse": {Matcher: "Bash", Hooks: command(script)}},
+			map[string]any{"permissions": map[string]any{"allow": []string{"Bash(touch:*)"}}}))
+		w.mustRun(0, "", "-p", "make markers")
+		res := lastResults(t, w, 3)
+		for i, want := range []string{"exit two says no", "json says no"} {
+			if !failed(res[i]) || !strings.Contains(res[i].Content, want) {
+				t.Errorf("call %d: result %q, want a refusal carrying %q", i, res[i].Content, want)
+			}
+		}
+		for _, m := range []string{"marker-exit2", "marker-json"} {
+			if w.read(m) != "<missing>" {
+				t.Errorf("%s exists: the refused command ran", m)
+			}
+		}
+		if failed(res[2]) || w.read("marker-free") == "<missing>" {
+			t.Errorf("the call the hook let be did not run: %s", res[2].Content)
+		}
+		w.allUsed()
+	})
+}
+
+// A hook that answers allow to everything spares questions, but it does
+// not lift plan mode's refusal of a project write, nor a deny rule.
+func TestHookAllowLiftsNoLimit(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("write in plan mode", writeCall("main.go", "package main\n"))...)
+		w.srv.Add(calls("write freely", writeCall("denied.txt", "x"), writeCall("spared.txt", "x"))...)
+		script := hookScript(t, w, "allow.sh", `cat >/dev/null
+printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"hook says fine"}}'`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"PreToolUse": {Hooks: command(script)}},
+			map[string]any{"permissions": map[string]any{"deny": []string{"Write(/denied.txt)"}}}))
+
+		w.mustRun(0, "", "-p", "write in plan mode", "--permission-mode", "plan")
+		if res := lastResults(t, w, 1); !failed(res[0]) {
+			t.Errorf("plan mode let a project write through on a hook's allow: %s", res[0].Content)
+		}
+		if w.read("main.go") != "<missing>" {
+			t.Error("main.go was written in plan mode")
+		}
+
+		// In the default mode with nobody to ask, the hook's allow is
+		// what lets spared.txt be written; the deny rule still holds.
+		w.mustRun(0, "", "-p", "write freely")
+		res := lastResults(t, w, 2)
+		if !failed(res[0]) || !strings.Contains(res[0].Content, "Write(/denied.txt)") || w.read("denied.txt") != "<missing>" {
+			t.Errorf("a hook's allow lifted a deny rule: %s", res[0].Content)
+		}
+		if failed(res[1]) || w.read("spared.txt") != "x" {
+			t.Errorf("the hook's allow did not spare the question: %s", res[1].Content)
+		}
+		w.allUsed()
+	})
+}
+
+// While plan mode is on, hooks run in the sandbox: a hook that tries to
+// write into the project and the home directory changes nothing, though
+// it runs (its words reach the model). Outside plan mode the same hook
+// writes, which shows the check can fail.
+func TestPlanModeHooksChangeNothing(t *testing.T) {
+	haveSandbox(t, "landlock")
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "plan", When: fakemodel.Match{LastUser: "look around"}, Text: "looked"},
+			fakemodel.Reply{Name: "default", When: fakemodel.Match{LastUser: "now for real"}, Text: "done"})
+		home := filepath.Dir(w.cfg)
+		script := hookScript(t, w, "meddle.sh", `touch "$CLAUDE_PROJECT_DIR/hook-was-here" 2>/dev/null
+echo "export EVIL=1" >> "$HOME/.bashrc" 2>/dev/null
+echo "the prompt hook ran"`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command(script)}}, nil))
+
+		w.mustRun(0, "", "-p", "look around", "--permission-mode", "plan")
+		reqs := w.srv.Requests()
+		if !strings.Contains(reqs[0].LastUser().Text, "the prompt hook ran") {
+			t.Fatalf("the hook did not run in plan mode (its output is not in the request): %q", reqs[0].LastUser().Text)
+		}
+		if w.read("hook-was-here") != "<missing>" {
+			t.Error("a hook wrote into the project in plan mode")
+		}
+		if got := readOr(filepath.Join(home, ".bashrc"), "<missing>"); got != "<missing>" {
+			t.Errorf("a hook wrote ~/.bashrc in plan mode: %q", got)
+		}
+
+		w.mustRun(0, "", "-p", "now for real")
+		if w.read("hook-was-here") == "<missing>" || readOr(filepath.Join(home, ".bashrc"), "") == "" {
+			t.Error("outside plan mode the hook wrote nothing: the check above proves nothing")
+		}
+		w.allUsed()
+	})
+}
+
+// An untrusted project's hooks do not run, and the trust notice names
+// them; once the folder is trusted they do.
+func TestProjectHooksOnlyFromTrustedFolders(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "one", When: fakemodel.Match{LastUser: "first"}, Text: "ok"},
+			fakemodel.Reply{Name: "two", When: fakemodel.Match{LastUser: "second"}, Text: "ok"})
+		marker := fileOutside(w, "project-hook-ran")
+		w.write(".ponder/settings.json", hooksSettings(t, map[string]hookGroup{
+			"SessionStart": {Hooks: command("touch " + marker)}}, nil))
+		os.MkdirAll(filepath.Join(w.dir, ".git"), 0o755)
+
+		o := w.mustRun(0, "", "-p", "first")
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatal("an untrusted project's hook ran")
+		}
+		if !strings.Contains(o.stderr, "not trusted") || !strings.Contains(o.stderr, "hooks (SessionStart)") {
+			t.Errorf("the trust notice does not name the hooks:\n%s", o.stderr)
+		}
+
+		w.mustRun(0, "", "-p", "second", "--trust")
+		if _, err := os.Stat(marker); err != nil {
+			t.Error("a trusted project's hook did not run")
+		}
+		w.allUsed()
+	})
+}
+
+// A UserPromptSubmit hook's output reaches the model with the prompt; one
+// that exits 2 keeps the prompt from the model and the user sees why.
+func TestUserPromptSubmitHook(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, fakemodel.Reply{Name: "hello", When: fakemodel.Match{LastUser: "hello"}, Text: "hi"})
+		script := hookScript(t, w, "prompt.sh", `in=$(cat)
+case "$in" in
+  *forbidden*) echo "prompts about forbidden things are blocked" >&2; exit 2;;
+esac
+echo "current branch: hook-main"`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command(script)}}, nil))
+
+		w.mustRun(0, "", "-p", "hello")
+		reqs := w.srv.Requests()
+		if len(reqs) != 1 || !strings.Contains(reqs[0].LastUser().Text, "current branch: hook-main") {
+			t.Fatalf("the hook's context is not in the request: %+v", reqs)
+		}
+
+		o := w.run("", "-p", "tell me forbidden things")
+		if o.code == 0 || !strings.Contains(o.stderr, "prompts about forbidden things are blocked") {
+			t.Errorf("exit %d, stderr:\n%s\nwant a failure naming the hook's reason", o.code, o.stderr)
+		}
+		for _, r := range w.srv.Requests() {
+			if strings.Contains(string(r.Body), "forbidden") {
+				t.Error("the blocked prompt reached the model")
+			}
+		}
+		w.allUsed()
+	})
+}
+
+// A Stop hook that exits 2 keeps the turn going once with its reason as
+// the model's next input; told stop_hook_active, it lets the turn end.
+func TestStopHookContinuesOnce(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "first", When: fakemodel.Match{LastUser: "do the work"}, Text: "all done"},
+			fakemodel.Reply{Name: "again", When: fakemodel.Match{LastUser: "run the tests before stopping"}, Text: "tests pass, done"})
+		log := fileOutside(w, "stop-inputs")
+		script := hookScript(t, w, "stop.sh", `in=$(cat)
+printf '%s\n' "$in" >> `+log+`
+case "$in" in
+  *'"stop_hook_active":true'*) exit 0;;
+esac
+echo "run the tests before stopping" >&2
+exit 2`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"Stop": {Hooks: command(script)}}, nil))
+		o := w.mustRun(0, "", "-p", "do the work", "--output-format", "json")
+		if got := lastResult(t, o.stdout)["result"]; got != "tests pass, done" {
+			t.Errorf("result %v, want the text after the hook's push", got)
+		}
+		if n := len(w.srv.Requests()); n != 2 {
+			t.Errorf("%d model requests, want 2 (the hook pushes once)", n)
+		}
+		inputs := strings.Split(strings.TrimSpace(readOr(log, "")), "\n")
+		if len(inputs) != 2 || strings.Contains(inputs[0], "stop_hook_active") || !strings.Contains(inputs[1], `"stop_hook_active":true`) {
+			t.Errorf("the hook's inputs: %q", inputs)
+		}
+		for _, in := range inputs {
+			if !strings.Contains(in, `"hook_event_name":"Stop"`) {
+				t.Errorf("input without its event name: %s", in)
+			}
+		}
+		w.allUsed()
+	})
+}
+
+// A hook that outlives its timeout is killed with what it started; the
+// call goes on without its opinion and the user is told.
+func TestHookTimeoutKillsIt(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("run it", bashCall("touch ran-after-timeout"))...)
+		pidFile := fileOutside(w, "sleeper.pid")
+		script := hookScript(t, w, "slow.sh", `sleep 300 &
+echo $! > `+pidFile+`
+wait`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"PreToolUse": {Hooks: []hookCommand{{Type: "command", Command: script, Timeout: 0.5}}}},
+			map[string]any{"permissions": map[string]any{"allow": []string{"Bash(touch:*)"}}}))
+		o := w.mustRun(0, "", "-p", "run it")
+		if !strings.Contains(o.stderr, "timed out") {
+			t.Errorf("the user was not told of the timeout:\n%s", o.stderr)
+		}
+		if w.read("ran-after-timeout") == "<missing>" {
+			t.Error("the call did not go on after the hook timed out")
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(readOr(pidFile, "")))
+		if err != nil {
+			t.Fatalf("the hook never started its child: %v", err)
+		}
+		waitGone(t, pid, "the timed-out hook's child")
+		w.allUsed()
+	})
+}
+
+// Malformed hooks settings stop ponder with an error naming the file and
+// the hook's key.
+func TestMalformedHooksSettings(t *testing.T) {
+	w := newWorld(t, "anthropic")
+	path := w.write(".ponder/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+  {"type":"command","command":"true"},
+  {"type":"prompt","prompt":"is this fine?"}]}]}}`)
+	o := w.run("", "-p", "hi")
+	if o.code != 2 {
+		t.Errorf("exit %d, want 2 (a settings problem)", o.code)
+	}
+	for _, want := range []string{path + ":3:", `hooks.PreToolUse[0].hooks[1]`, `type "prompt" is not supported`} {
+		if !strings.Contains(o.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, o.stderr)
+		}
+	}
+	if n := len(w.srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+}
+
+// Hooks are read once, as the session starts: a settings file the model
+// rewrites mid-session (where that was allowed) adds no hook to it. And
+// rewriting it in accept-edits mode needs a yes.
+func TestHooksAreASnapshot(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api)
+		marker := fileOutside(w, "late-hook-ran")
+		evil := hooksSettings(t, map[string]hookGroup{"PreToolUse": {Hooks: command("touch " + marker)}}, nil)
+		w.srv.Add(calls("plant a hook", writeCall(".ponder/settings.local.json", evil))...)
+		w.srv.Add(
+			fakemodel.Reply{Name: "plant", When: fakemodel.Match{LastUser: "plant and use"}, ToolCalls: []fakemodel.ToolCall{writeCall(".ponder/settings.local.json", evil)}},
+			fakemodel.Reply{Name: "use", When: fakemodel.Match{LastUser: "", Func: func(r *fakemodel.Request) bool { return callsMade(r) == 1 }},
+				ToolCalls: []fakemodel.ToolCall{bashCall("true")}},
+			fakemodel.Reply{Name: "end", When: fakemodel.Match{Func: func(r *fakemodel.Request) bool { return callsMade(r) == 2 }}, Text: "planted"})
+		w.write(".ponder/settings.json", `{}`)
+		os.MkdirAll(filepath.Join(w.dir, ".git"), 0o755)
+
+		w.mustRun(0, "", "-p", "plant a hook", "--permission-mode", "acceptEdits", "--trust")
+		if res := lastResults(t, w, 1); !failed(res[0]) || w.read(".ponder/settings.local.json") != "<missing>" {
+			t.Errorf("accept-edits mode rewrote the hooks file unasked: %s", res[0].Content)
+		}
+
+		o := w.mustRun(0, "", "-p", "plant and use", "--permission-mode", "bypassPermissions", "--trust")
+		if w.read(".ponder/settings.local.json") != evil {
+			t.Fatalf("the settings were not rewritten; the test proves nothing\n%s\n%+v", o.stderr, w.srv.Requests()[len(w.srv.Requests())-1].LastUser())
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Error("a hook planted mid-session ran in that session")
+		}
+		w.allUsed()
+	})
+}
+
+// callsMade counts the model messages of a request's conversation that
+// made tool calls.
+func callsMade(r *fakemodel.Request) int {
+	n := 0
+	for _, m := range r.Messages {
+		if len(m.ToolUses) > 0 {
+			n++
+		}
+	}
+	return n
+}
