@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
@@ -359,4 +360,105 @@ func callsMade(r *fakemodel.Request) int {
 		}
 	}
 	return n
+}
+
+// A Notification hook hears of a permission question without holding it
+// up; PreCompact hooks run before a compaction with its trigger, and
+// their matcher selects it.
+func TestNotificationAndPreCompactHooks(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("touch it", bashCall("touch asked-marker"))...)
+		w.srv.Add(fakemodel.Reply{Name: "summary", When: fakemodel.Match{LastUser: "Summarise the conversation so far"}, Text: "a short summary"})
+		notify, manual, auto := fileOutside(w, "notify.log"), fileOutside(w, "manual.log"), fileOutside(w, "auto.log")
+		s := map[string]any{"hooks": map[string][]hookGroup{
+			"Notification": {{Hooks: command("cat >> " + notify)}},
+			"PreCompact":   {{Matcher: "manual", Hooks: command("cat >> " + manual)}, {Matcher: "auto", Hooks: command("cat >> " + auto)}},
+		}}
+		data, _ := json.Marshal(s)
+		w.userSettings(string(data))
+
+		sess := w.start()
+		sess.say("touch it")
+		q := sess.control("can_use_tool")
+		sess.answer(q, map[string]any{"behavior": "deny", "message": "not now"})
+		sess.result()
+		sess.send(map[string]any{"type": "control_request", "request_id": "compact-1",
+			"request": map[string]any{"subtype": "compact", "instructions": "keep the marker name"}})
+		sess.next("the compaction's answer", func(m map[string]any) bool {
+			r, _ := m["response"].(map[string]any)
+			return m["type"] == "control_response" && r["request_id"] == "compact-1"
+		})
+		if code := sess.close(); code != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", code, sess.stderr.String())
+		}
+		// ponder waits for its Notification hooks as it closes, so the
+		// log is complete once it has exited.
+		var n map[string]any
+		if err := json.Unmarshal([]byte(readOr(notify, "")), &n); err != nil {
+			t.Fatalf("the Notification hook's input: %q (%v)", readOr(notify, ""), err)
+		}
+		if n["hook_event_name"] != "Notification" || n["message"] != "ponder needs your permission to use Bash" {
+			t.Errorf("Notification input %v", n)
+		}
+		var c map[string]any
+		if err := json.Unmarshal([]byte(readOr(manual, "")), &c); err != nil {
+			t.Fatalf("the PreCompact hook's input: %q (%v)", readOr(manual, ""), err)
+		}
+		if c["hook_event_name"] != "PreCompact" || c["trigger"] != "manual" || c["custom_instructions"] != "keep the marker name" {
+			t.Errorf("PreCompact input %v", c)
+		}
+		if _, err := os.Stat(auto); err == nil {
+			t.Error("the hook for automatic compactions ran for a manual one")
+		}
+		if w.read("asked-marker") != "<missing>" {
+			t.Error("the refused command ran")
+		}
+		w.allUsed()
+	})
+}
+
+// A PostToolUse hook that exits 2 sends its standard error to the model
+// with the call's result.
+func TestPostToolUseHookTalksToTheModel(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("edit", writeCall("notes.txt", "hello\n"))...)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"PostToolUse": {Matcher: "Write|Edit",
+			Hooks: command(`cat >/dev/null; echo "lint: notes.txt lacks a title" >&2; exit 2`)}},
+			map[string]any{"permissions": map[string]any{"allow": []string{"Write"}}}))
+		w.mustRun(0, "", "-p", "edit")
+		res := lastResults(t, w, 1)
+		if !strings.Contains(res[0].Content, "lint: notes.txt lacks a title") {
+			t.Errorf("the model did not read the hook's words: %q", res[0].Content)
+		}
+		if w.read("notes.txt") != "hello\n" {
+			t.Error("the call itself did not run")
+		}
+		w.allUsed()
+	})
+}
+
+// Killing ponder kills a hook it is running, and what the hook started.
+func TestSignalEndsRunningHooks(t *testing.T) {
+	w := newWorld(t, "anthropic")
+	fifo := w.fifo("hook-started.fifo")
+	script := hookScript(t, w, "hang.sh", `sleep 300 &
+echo "$$ $!" > "$CLAUDE_PROJECT_DIR/hook-started.fifo"
+wait`)
+	w.userSettings(hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command(script)}}, nil))
+	p := w.spawn("-p", "hang")
+	pids := strings.Fields(readFifo(t, fifo))
+	if len(pids) != 2 {
+		t.Fatalf("the hook wrote %q, want two pids", pids)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(t)
+	for _, s := range pids {
+		pid, _ := strconv.Atoi(s)
+		waitGone(t, pid, "a process of the hook")
+	}
+	if n := len(w.srv.Requests()); n != 0 {
+		t.Errorf("%d requests: the prompt went on without its hook", n)
+	}
 }
