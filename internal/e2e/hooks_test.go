@@ -207,7 +207,9 @@ func TestProjectHooksOnlyFromTrustedFolders(t *testing.T) {
 func TestUserPromptSubmitHook(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api, fakemodel.Reply{Name: "hello", When: fakemodel.Match{LastUser: "hello"}, Text: "hi"})
+		envFile := fileOutside(w, "hook-env")
 		script := hookScript(t, w, "prompt.sh", `in=$(cat)
+env > `+envFile+`
 case "$in" in
   *forbidden*) echo "prompts about forbidden things are blocked" >&2; exit 2;;
 esac
@@ -218,6 +220,15 @@ echo "current branch: hook-main"`)
 		reqs := w.srv.Requests()
 		if len(reqs) != 1 || !strings.Contains(reqs[0].LastUser().Text, "current branch: hook-main") {
 			t.Fatalf("the hook's context is not in the request: %+v", reqs)
+		}
+
+		// The hook gets the project's directory, never ponder's key.
+		env := readOr(envFile, "")
+		if !strings.Contains(env, "CLAUDE_PROJECT_DIR="+w.dir+"\n") || !strings.Contains(env, "PONDER_PROJECT_DIR="+w.dir+"\n") {
+			t.Errorf("the hook's environment lacks the project variables:\n%s", env)
+		}
+		if strings.Contains(env, "fake-key") {
+			t.Error("the model's API key reached a hook's environment")
 		}
 
 		o := w.run("", "-p", "tell me forbidden things")

@@ -1,8 +1,10 @@
 // Package hooks runs the hooks a session has at its moments (before and
 // after a tool call, when a prompt is submitted, when the model would
-// stop) and folds their answers into one outcome. Where a hook comes from
-// does not matter here: a Go function of the SDK, a callback a stream-json
-// host answers, or (later) a command from the settings all implement Hook.
+// stop, as a session starts and ends, before a compaction, when the user
+// is asked something) and folds their answers into one outcome. Where a
+// hook comes from does not matter here: a Go function of the SDK, a
+// callback a stream-json host answers, or a command from the settings
+// (package cmdhook) all implement Hook.
 //
 // Hooks only advise. What a PreToolUse outcome says is handed to the
 // permission engine, which weighs it with every other rule: a hook can

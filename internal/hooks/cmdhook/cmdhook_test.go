@@ -197,3 +197,25 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
+
+// What the model wrote reaches a hook as data on its standard input,
+// never as part of the command line: shell syntax in it does not run.
+func TestHostileInputIsData(t *testing.T) {
+	h, dir := hook(t, `cat > got.json`)
+	evil := `$(touch pwned-sub); touch pwned-semi; ` + "`touch pwned-tick`"
+	in := event.HookInput{Event: event.HookPreToolUse, ToolName: "Bash; touch pwned-name",
+		ToolInput: json.RawMessage(`{"command":` + strconv.Quote(evil) + `}`), Prompt: "'; touch pwned-prompt; '"}
+	if _, err := run(t, h, in); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "pwned") {
+			t.Errorf("%s exists: the input ran as a command", e.Name())
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "got.json"))
+	if !strings.Contains(string(data), "touch pwned-semi") {
+		t.Errorf("the input did not arrive as data: %s", data)
+	}
+}
