@@ -209,6 +209,9 @@ type App struct {
 	// startHooksRan says the SessionStart hooks ran.
 	hooks         *hooks.Registry
 	startHooksRan bool
+	// observing counts the Notification hooks running, which Close
+	// lets finish for a moment.
+	observing observers
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.

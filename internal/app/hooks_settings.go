@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/hooks/cmdhook"
@@ -61,7 +63,9 @@ func (a *App) questionAsked(q permission.Question) {
 		return
 	}
 	ctx, done := a.work.track(context.Background())
+	a.observing.add()
 	go func() {
+		defer a.observing.done()
 		defer done()
 		a.hookNotices(a.hooks.Run(ctx, event.HookInput{Event: event.HookNotification, Message: notificationText(q)}))
 	}()
@@ -89,4 +93,49 @@ func (a *App) preCompactHooks(ctx context.Context, trigger, instructions string)
 		return
 	}
 	a.hookNotices(a.hooks.Run(ctx, event.HookInput{Event: event.HookPreCompact, Trigger: trigger, CustomInstructions: instructions}))
+}
+
+// observers counts hooks that run beside the session and only observe
+// (Notification), so that Close can let them finish. Unlike a WaitGroup it
+// may gain one while someone waits.
+type observers struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed when n drops to 0
+}
+
+func (o *observers) add() {
+	o.mu.Lock()
+	if o.n == 0 {
+		o.idle = make(chan struct{})
+	}
+	o.n++
+	o.mu.Unlock()
+}
+
+func (o *observers) done() {
+	o.mu.Lock()
+	o.n--
+	if o.n == 0 {
+		close(o.idle)
+	}
+	o.mu.Unlock()
+}
+
+// waitObservers gives the Notification hooks still running up to limit to
+// finish; Close then stops those left.
+func (a *App) waitObservers(limit time.Duration) {
+	a.observing.mu.Lock()
+	idle := a.observing.idle
+	busy := a.observing.n > 0
+	a.observing.mu.Unlock()
+	if !busy {
+		return
+	}
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case <-idle:
+	case <-t.C:
+	}
 }

@@ -371,6 +371,11 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 			return hookDecision(c.Hook)
 		}
 		if d, ok := e.execAllowed(a, class); ok {
+			if why := e.writesWhatRuns(a, canon, class); why != "" && c.Mode != ModeBypass {
+				// A rule for a command is no yes for every file it may
+				// write: one that decides what runs needs its own.
+				return Decision{Behavior: Ask, Rule: "protected file", Reason: "An allow rule for the command does not cover what it writes here, which needs a yes of its own: " + why}
+			}
 			return d
 		}
 	} else {

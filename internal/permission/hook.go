@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -57,14 +59,24 @@ func (e *Engine) SetSettingsFiles(paths []string) {
 
 // hookMayAllow reports whether a PreToolUse hook's allow may spare the
 // question a call would ask. It may not for a call that writes a file
-// that decides what runs (the protected names: ponder's settings, which
-// define hooks, git's configuration, editor tasks...) or one of ponder's
-// settings files: a hook that waves edits through must not become the
-// way a model rewrites what runs next, hooks included. For a shell line
-// these are the files its words show it writes. The caller holds e.mu.
+// that decides what runs or one of ponder's settings files (see
+// writesWhatRuns): a hook that waves edits through must not become the
+// way a model rewrites what runs next, hooks included. The caller holds
+// e.mu.
 func (e *Engine) hookMayAllow(a Access, canon []string, class shellclass.Result) bool {
+	return e.writesWhatRuns(a, canon, class) == ""
+}
+
+// writesWhatRuns says why a call writes a file that decides what runs
+// (the protected names: ponder's and other agents' settings, which define
+// hooks, git's configuration, editor tasks...) or one of ponder's
+// settings files, or returns "". For a shell line these are the files its
+// words show it writes. The caller holds e.mu.
+func (e *Engine) writesWhatRuns(a Access, canon []string, class shellclass.Result) string {
 	paths, canonPaths := a.Paths, canon
-	if a.Kind == KindExec {
+	switch a.Kind {
+	case KindWrite:
+	case KindExec:
 		dir := a.Dir
 		if dir == "" {
 			dir = e.match.root
@@ -83,19 +95,26 @@ func (e *Engine) hookMayAllow(a Access, canon []string, class shellclass.Result)
 			}
 		}
 		canonPaths = canonicalAll(paths)
-	} else if a.Kind != KindWrite {
-		return true
+	default:
+		return ""
 	}
 	if len(paths) == 0 {
-		return true
+		return ""
 	}
-	if e.configuresExecution(paths, canonPaths) != "" {
-		return false
-	}
-	for _, c := range canonPaths {
-		if slices.Contains(e.settingsFiles, c) {
-			return false
+	for i, p := range paths {
+		for _, pair := range [][2]string{{e.match.root, p}, {e.canonRoot, canonPaths[i]}} {
+			if rel, err := filepath.Rel(pair[0], pair[1]); err == nil {
+				if name, why := protectedRel(filepath.ToSlash(rel)); why != "" {
+					return fmt.Sprintf("%s is a file that decides what runs (%s: %s).", p, name, why)
+				}
+			}
+		}
+		if slices.Contains(e.settingsFiles, canonPaths[i]) {
+			return p + " is one of ponder's settings files, which decide what runs (hooks, MCP servers, permissions)."
+		}
+		if n := hardLinks(canonPaths[i]); n > 1 {
+			return fmt.Sprintf("%s has %d hard links, so writing it would change another file too.", p, n)
 		}
 	}
-	return true
+	return ""
 }

@@ -91,3 +91,34 @@ func TestHookAllowDoesNotRewriteWhatRuns(t *testing.T) {
 		})
 	}
 }
+
+// An allow rule for a command is no yes for every file the command may
+// write: a line whose words show it writes a file that decides what runs
+// (the settings, which define hooks) asks, outside bypass mode.
+func TestCommandRulesDoNotCoverWhatRuns(t *testing.T) {
+	fx := newFixture(t)
+	e, err := NewEngine(Rules{Allow: []string{"Bash(cp:*)", "Bash(echo:*)", "Bash"}}, fx.root, fx.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	userSettings := filepath.Join(t.TempDir(), "config", "settings.json")
+	e.SetSettingsFiles([]string{userSettings})
+	for _, tc := range []struct {
+		command string
+		mode    Mode
+		want    Behavior
+	}{
+		{"cp /tmp/evil .ponder/settings.json", ModeAcceptEdits, Ask},
+		{"echo x | tee .ponder/settings.local.json", ModeDefault, Ask},
+		{"cp /tmp/evil .git/config", ModeDefault, Ask},
+		{"cp /tmp/evil " + userSettings, ModeDefault, Ask},
+		{"cp /tmp/evil .ponder/settings.json", ModeBypass, Allow},
+		{"cp a.txt b.txt", ModeDefault, Allow},
+		{"echo hello", ModeDefault, Allow},
+	} {
+		d := e.Decide(Context{Mode: tc.mode, PlanFile: fx.plan}, Access{Tool: "Bash", Kind: KindExec, Command: tc.command, Dir: fx.root})
+		if d.Behavior != tc.want {
+			t.Errorf("%s in %s: got %v (%s: %s), want %v", tc.command, tc.mode, d.Behavior, d.Rule, d.Reason, tc.want)
+		}
+	}
+}
