@@ -473,3 +473,35 @@ wait`)
 		t.Errorf("%d requests: the prompt went on without its hook", n)
 	}
 }
+
+// An automatic compaction runs the PreCompact hooks for "auto", not those
+// for "manual".
+func TestPreCompactHookOnAutomaticCompaction(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "big", When: fakemodel.Match{LastUser: "look around"}, Usage: fakemodel.Usage{InputTokens: 7000, OutputTokens: 100},
+				ToolCalls: []fakemodel.ToolCall{{Name: "LS", Input: map[string]any{"path": "."}}}},
+			fakemodel.Reply{Name: "summary", When: fakemodel.Match{System: "summarising a coding session"}, Text: "SUMMARY: looked around."},
+			fakemodel.Reply{Name: "after", When: fakemodel.Match{AnyMessage: "SUMMARY: looked around."}, Text: "done"})
+		manual, auto := fileOutside(w, "manual.log"), fileOutside(w, "auto.log")
+		s := map[string]any{
+			"context": map[string]any{"window": 10000, "autoCompactAt": 0.5},
+			"hooks": map[string][]hookGroup{
+				"PreCompact": {{Matcher: "manual", Hooks: command("cat >> " + manual)}, {Matcher: "auto", Hooks: command("cat >> " + auto)}},
+			}}
+		data, _ := json.Marshal(s)
+		w.userSettings(string(data))
+		w.mustRun(0, "", "-p", "look around")
+		var c map[string]any
+		if err := json.Unmarshal([]byte(readOr(auto, "")), &c); err != nil {
+			t.Fatalf("the auto PreCompact hook's input: %q (%v)", readOr(auto, ""), err)
+		}
+		if c["hook_event_name"] != "PreCompact" || c["trigger"] != "auto" {
+			t.Errorf("PreCompact input %v", c)
+		}
+		if _, err := os.Stat(manual); err == nil {
+			t.Error("the hook for manual compactions ran for an automatic one")
+		}
+		w.allUsed()
+	})
+}
