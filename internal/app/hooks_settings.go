@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/hooks/cmdhook"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/sandbox"
@@ -138,4 +140,17 @@ func (a *App) waitObservers(limit time.Duration) {
 	case <-idle:
 	case <-t.C:
 	}
+}
+
+// describeHooks lists settings hooks for people (ponder doctor).
+func describeHooks(srcs []config.HookSource) []string {
+	out := make([]string, 0, len(srcs))
+	for _, h := range srcs {
+		on := string(h.Event)
+		if m := strings.TrimSpace(h.Matcher); m != "" && m != "*" {
+			on += " [" + m + "]"
+		}
+		out = append(out, fmt.Sprintf("%s: %s (from %s)", on, h.Command, h.From))
+	}
+	return out
 }

@@ -505,3 +505,18 @@ func TestPreCompactHookOnAutomaticCompaction(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// ponder doctor lists the hooks a session would run, and none of an
+// untrusted project's.
+func TestDoctorListsHooks(t *testing.T) {
+	w := newWorld(t, "anthropic")
+	w.userSettings(hooksSettings(t, map[string]hookGroup{"PreToolUse": {Matcher: "Bash", Hooks: command("my-guard")}}, nil))
+	w.write(".ponder/settings.json", hooksSettings(t, map[string]hookGroup{"Stop": {Hooks: command("project-stop")}}, nil))
+	o := w.mustRun(0, "", "doctor")
+	if want := "hooks (read once as a session starts):\n  PreToolUse [Bash]: my-guard (from " + filepath.Join(w.cfg, "settings.json") + ")\n"; !strings.Contains(o.stdout, want) {
+		t.Errorf("doctor output lacks %q:\n%s", want, o.stdout)
+	}
+	if strings.Contains(o.stdout, "project-stop") {
+		t.Errorf("doctor lists an untrusted project's hook:\n%s", o.stdout)
+	}
+}
