@@ -151,12 +151,15 @@ func TestPlanModeHooksChangeNothing(t *testing.T) {
 		home := filepath.Dir(w.cfg)
 		script := hookScript(t, w, "meddle.sh", `touch "$CLAUDE_PROJECT_DIR/hook-was-here" 2>/dev/null
 echo "export EVIL=1" >> "$HOME/.bashrc" 2>/dev/null
-echo "the prompt hook ran"`)
+case "$(cat)" in
+  *'"permission_mode":"plan"'*) echo "the prompt hook ran in plan mode";;
+  *) echo "the prompt hook ran";;
+esac`)
 		w.userSettings(hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command(script)}}, nil))
 
 		w.mustRun(0, "", "-p", "look around", "--permission-mode", "plan")
 		reqs := w.srv.Requests()
-		if !strings.Contains(reqs[0].LastUser().Text, "the prompt hook ran") {
+		if !strings.Contains(reqs[0].LastUser().Text, "the prompt hook ran in plan mode") {
 			t.Fatalf("the hook did not run in plan mode (its output is not in the request): %q", reqs[0].LastUser().Text)
 		}
 		if w.read("hook-was-here") != "<missing>" {
