@@ -22,7 +22,15 @@ import (
 // say, where that was allowed) adds no hook to it.
 func (a *App) addSettingsHooks() error {
 	env := shellenv.Build(os.Environ(), a.shellPolicy())
+	seen := map[[3]string]bool{}
 	for _, src := range a.cfg.HookSources() {
+		// The same command for the same moment in two files (the user's
+		// and the project's, say) runs once.
+		key := [3]string{string(src.Event), strings.TrimSpace(src.Matcher), strings.TrimSpace(src.Command)}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		h := cmdhook.New(cmdhook.Options{
 			Command: src.Command,
 			Dir:     a.root,

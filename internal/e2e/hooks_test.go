@@ -523,3 +523,20 @@ func TestDoctorListsHooks(t *testing.T) {
 		t.Errorf("doctor lists an untrusted project's hook:\n%s", o.stdout)
 	}
 }
+
+// Every settings file adds its hooks, and the same command for the same
+// moment in two files runs once.
+func TestHooksOfAllFilesAddUp(t *testing.T) {
+	w := newWorld(t, "openai", fakemodel.Reply{Name: "hi", When: fakemodel.Match{LastUser: "hi"}, Text: "hello"})
+	log := fileOutside(w, "ran.log")
+	same := "echo same >> " + log
+	w.userSettings(hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: []hookCommand{
+		{Type: "command", Command: same}, {Type: "command", Command: "echo user >> " + log}}}}, nil))
+	w.write(".ponder/settings.json", hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command(same)}}, nil))
+	w.write(".ponder/settings.local.json", hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command("echo local >> " + log)}}, nil))
+	w.mustRun(0, "", "-p", "hi", "--trust")
+	if got := readOr(log, ""); got != "same\nuser\nlocal\n" {
+		t.Errorf("the hooks wrote %q, want each once, the user's first", got)
+	}
+	w.allUsed()
+}
