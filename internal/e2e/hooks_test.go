@@ -141,40 +141,48 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
 // While plan mode is on, hooks run in the sandbox: a hook that tries to
 // write into the project and the home directory changes nothing, though
 // it runs (its words reach the model). Outside plan mode the same hook
-// writes, which shows the check can fail.
+// writes, which shows the check can fail. Both Linux walls are tried.
 func TestPlanModeHooksChangeNothing(t *testing.T) {
-	haveSandbox(t, "landlock")
-	forAPIs(t, func(t *testing.T, api string) {
-		w := newWorld(t, api,
-			fakemodel.Reply{Name: "plan", When: fakemodel.Match{LastUser: "look around"}, Text: "looked"},
-			fakemodel.Reply{Name: "default", When: fakemodel.Match{LastUser: "now for real"}, Text: "done"})
-		home := filepath.Dir(w.cfg)
-		script := hookScript(t, w, "meddle.sh", `touch "$CLAUDE_PROJECT_DIR/hook-was-here" 2>/dev/null
+	for i, kind := range []string{"landlock", "bwrap"} {
+		t.Run(kind, func(t *testing.T) {
+			haveSandbox(t, kind)
+			t.Parallel()
+			planModeHookCannotWrite(t, apis[i%2], "PONDER_SANDBOX="+kind)
+		})
+	}
+}
+
+func planModeHookCannotWrite(t *testing.T, api, sandboxChoice string) {
+	w := newWorld(t, api,
+		fakemodel.Reply{Name: "plan", When: fakemodel.Match{LastUser: "look around"}, Text: "looked"},
+		fakemodel.Reply{Name: "default", When: fakemodel.Match{LastUser: "now for real"}, Text: "done"})
+	w.extraEnv = []string{sandboxChoice}
+	home := filepath.Dir(w.cfg)
+	script := hookScript(t, w, "meddle.sh", `touch "$CLAUDE_PROJECT_DIR/hook-was-here" 2>/dev/null
 echo "export EVIL=1" >> "$HOME/.bashrc" 2>/dev/null
 case "$(cat)" in
   *'"permission_mode":"plan"'*) echo "the prompt hook ran in plan mode";;
   *) echo "the prompt hook ran";;
 esac`)
-		w.userSettings(hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command(script)}}, nil))
+	w.userSettings(hooksSettings(t, map[string]hookGroup{"UserPromptSubmit": {Hooks: command(script)}}, nil))
 
-		w.mustRun(0, "", "-p", "look around", "--permission-mode", "plan")
-		reqs := w.srv.Requests()
-		if !strings.Contains(reqs[0].LastUser().Text, "the prompt hook ran in plan mode") {
-			t.Fatalf("the hook did not run in plan mode (its output is not in the request): %q", reqs[0].LastUser().Text)
-		}
-		if w.read("hook-was-here") != "<missing>" {
-			t.Error("a hook wrote into the project in plan mode")
-		}
-		if got := readOr(filepath.Join(home, ".bashrc"), "<missing>"); got != "<missing>" {
-			t.Errorf("a hook wrote ~/.bashrc in plan mode: %q", got)
-		}
+	w.mustRun(0, "", "-p", "look around", "--permission-mode", "plan")
+	reqs := w.srv.Requests()
+	if !strings.Contains(reqs[0].LastUser().Text, "the prompt hook ran in plan mode") {
+		t.Fatalf("the hook did not run in plan mode (its output is not in the request): %q", reqs[0].LastUser().Text)
+	}
+	if w.read("hook-was-here") != "<missing>" {
+		t.Error("a hook wrote into the project in plan mode")
+	}
+	if got := readOr(filepath.Join(home, ".bashrc"), "<missing>"); got != "<missing>" {
+		t.Errorf("a hook wrote ~/.bashrc in plan mode: %q", got)
+	}
 
-		w.mustRun(0, "", "-p", "now for real")
-		if w.read("hook-was-here") == "<missing>" || readOr(filepath.Join(home, ".bashrc"), "") == "" {
-			t.Error("outside plan mode the hook wrote nothing: the check above proves nothing")
-		}
-		w.allUsed()
-	})
+	w.mustRun(0, "", "-p", "now for real")
+	if w.read("hook-was-here") == "<missing>" || readOr(filepath.Join(home, ".bashrc"), "") == "" {
+		t.Error("outside plan mode the hook wrote nothing: the check above proves nothing")
+	}
+	w.allUsed()
 }
 
 // An untrusted project's hooks do not run, and the trust notice names
