@@ -23,6 +23,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/hooks"
+	"github.com/ponder-agent/ponder/internal/hooks/cmdhook"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/mcpclient"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -212,6 +213,9 @@ type App struct {
 	// observing counts the Notification hooks running, which Close
 	// lets finish for a moment.
 	observing observers
+	// freeHooks are the command hooks running outside the sandbox,
+	// which plan mode stops as it begins.
+	freeHooks cmdhook.Free
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.

@@ -38,6 +38,7 @@ func (a *App) addSettingsHooks() error {
 			Confine: a.hooksConfined,
 			Sandbox: a.sandbox,
 			Deny:    a.hookDeny,
+			Free:    &a.freeHooks,
 		})
 		if err := a.hooks.Add(src.Event, src.Matcher, h, src.Timeout); err != nil {
 			return &UsageError{Msg: fmt.Sprintf("settings: %s: %s: %v", src.From, src.Key, err)}
@@ -161,4 +162,20 @@ func describeHooks(srcs []config.HookSource) []string {
 		out = append(out, fmt.Sprintf("%s: %s (from %s)", on, h.Command, h.From))
 	}
 	return out
+}
+
+// hooksModeChanged keeps command hooks outside the sandbox out of plan
+// mode, as modeChanged does for commands: those still running as it
+// begins are stopped, and until it ends hooks start confined.
+func (a *App) hooksModeChanged(mc event.ModeChanged) {
+	plan := string(permission.ModePlan)
+	switch {
+	case mc.To == plan && mc.From != plan:
+		if n := a.freeHooks.EnterPlanMode(); n > 0 {
+			a.emit(event.Notice{Level: "info", Text: fmt.Sprintf(
+				"Plan mode began: stopped %d hook(s) running outside the sandbox.", n)})
+		}
+	case mc.From == plan && mc.To != plan:
+		a.freeHooks.LeavePlanMode()
+	}
 }

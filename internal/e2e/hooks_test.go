@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -547,4 +548,45 @@ func TestHooksOfAllFilesAddUp(t *testing.T) {
 		t.Errorf("the hooks wrote %q, want each once, the user's first", got)
 	}
 	w.allUsed()
+}
+
+// A hook running outside the sandbox as plan mode begins is stopped with
+// what it started: here the Notification hook of the very question that
+// turns plan mode on.
+func TestPlanModeStopsRunningHooks(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "enter", When: fakemodel.Match{LastUser: "plan this"}, ToolCalls: []fakemodel.ToolCall{{Name: "EnterPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "planning", When: fakemodel.Match{ToolResult: "Plan mode is on"}, Text: "planning"})
+		fifo := w.fifo("hook.fifo")
+		script := hookScript(t, w, "linger.sh", `cat >/dev/null
+sleep 300 &
+echo "$$ $!" > "$CLAUDE_PROJECT_DIR/hook.fifo"
+wait
+touch "$CLAUDE_PROJECT_DIR/lingered"`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"Notification": {Hooks: command(script)}}, nil))
+		s := w.start()
+		s.say("plan this")
+		q := s.control("enter_plan_mode")
+		pids := strings.Fields(readFifo(t, fifo))
+		if len(pids) != 2 {
+			t.Fatalf("the hook wrote %q, want two pids", pids)
+		}
+		s.answer(q, map[string]any{"behavior": "allow"})
+		s.next("the notice", func(m map[string]any) bool {
+			return m["event"] == "notice" && strings.Contains(fmt.Sprint(m["text"]), "stopped 1 hook(s) running outside the sandbox")
+		})
+		for _, p := range pids {
+			pid, _ := strconv.Atoi(p)
+			waitGone(t, pid, "a process of the hook")
+		}
+		s.result()
+		if code := s.close(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if w.read("lingered") != "<missing>" {
+			t.Error("the hook went on in plan mode")
+		}
+		w.allUsed()
+	})
 }

@@ -65,6 +65,9 @@ type Options struct {
 	// Processes tracks what the hook starts; the process's tracker when
 	// nil.
 	Processes *proctree.Tracker
+	// Free is the session's record of hooks running outside the
+	// sandbox, which plan mode stops as it begins; nil for none.
+	Free *Free
 }
 
 // Hook is one command hook. It implements hooks.Hook.
@@ -137,6 +140,16 @@ type result struct {
 // it left running.
 func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 	confined := h.opts.Confine != nil && h.opts.Confine()
+	var free *freeRun
+	if !confined {
+		// Plan mode may have begun since Confine answered: then the
+		// barrier says so, and the hook is confined after all.
+		if free = h.opts.Free.admit(); free == nil {
+			confined = true
+		} else {
+			defer h.opts.Free.release(free)
+		}
+	}
 	if confined && !h.opts.Sandbox.Available() {
 		return result{}, ErrNoSandbox
 	}
@@ -196,6 +209,12 @@ func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 	}
 	pid := proc.Pid()
 	scope.Keep(pid)
+	if free != nil {
+		free.started(func() {
+			h.opts.Processes.KillSession(pid)
+			_ = proc.Kill()
+		})
+	}
 
 	go func() {
 		_, _ = inW.Write(input)
@@ -228,6 +247,9 @@ func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 		}
 	}
 	_ = proc.Cleanup()
+	if free != nil && free.wasStopped() {
+		return result{}, errors.New("stopped because plan mode began: while plan mode is on, hooks run only inside the OS sandbox")
+	}
 	if stopped != nil {
 		if errors.Is(stopped, context.DeadlineExceeded) {
 			return result{}, errors.New("timed out; the hook and what it started were killed")

@@ -219,3 +219,43 @@ func TestHostileInputIsData(t *testing.T) {
 		t.Errorf("the input did not arrive as data: %s", data)
 	}
 }
+
+// Plan mode stops a hook running outside the sandbox as it begins, with
+// what the hook started; while it is on, hooks start confined (here,
+// with no sandbox, not at all).
+func TestPlanModeStopsFreeHooks(t *testing.T) {
+	free := &Free{}
+	dir := t.TempDir()
+	h := New(Options{Command: `sleep 300 & echo $! > child.pid; wait`, Dir: dir, Free: free})
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Run(context.Background(), event.HookInput{Event: event.HookNotification})
+		done <- err
+	}()
+	pids := waitPids(t, dir, "child.pid")
+	if n := free.EnterPlanMode(); n != 1 {
+		t.Errorf("stopped %d hooks, want 1", n)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "plan mode began") {
+			t.Errorf("error %v, want one saying plan mode stopped the hook", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the hook went on after plan mode began")
+	}
+	if alive(pids[0]) {
+		t.Error("what the hook started outlived it")
+	}
+	late := New(Options{Command: "touch late", Dir: dir, Free: free})
+	if _, err := late.Run(context.Background(), event.HookInput{Event: event.HookStop}); err == nil || !strings.Contains(err.Error(), "no OS sandbox") {
+		t.Errorf("a hook started in plan mode: %v, want it confined (and so refused without a sandbox)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "late")); err == nil {
+		t.Error("a hook ran outside the sandbox in plan mode")
+	}
+	free.LeavePlanMode()
+	if _, err := late.Run(context.Background(), event.HookInput{Event: event.HookStop}); err != nil {
+		t.Errorf("after plan mode: %v", err)
+	}
+}
