@@ -590,3 +590,66 @@ touch "$CLAUDE_PROJECT_DIR/lingered"`)
 		w.allUsed()
 	})
 }
+
+// A host of the SDK's dialect may register PreCompact and Notification
+// hooks too: they arrive as hook_callback requests with their fields.
+func TestSDKHostPreCompactAndNotificationHooks(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("touch it", bashCall("touch asked-marker"))...)
+		w.srv.Add(fakemodel.Reply{Name: "summary", When: fakemodel.Match{LastUser: "Summarise the conversation so far"}, Text: "a short summary"})
+		s := w.start("--verbose", "--permission-prompt-tool", "stdio")
+		hooks := map[string]any{
+			"PreCompact":   []map[string]any{{"hookCallbackIds": []string{"pc1"}}},
+			"Notification": []map[string]any{{"hookCallbackIds": []string{"n1"}}},
+		}
+		if r := sdkControl(s, "init1", map[string]any{"subtype": "initialize", "hooks": hooks}); r["subtype"] != "success" {
+			t.Fatalf("initialize: %v", r)
+		}
+		s.say("touch it")
+		// The question and the Notification callback come in either
+		// order: ponder does not wait for the callback.
+		var notified map[string]any
+		asked := false
+		for notified == nil || !asked {
+			m := s.next("the question and the notification", func(m map[string]any) bool {
+				req, _ := m["request"].(map[string]any)
+				return m["type"] == "control_request" && (req["subtype"] == "can_use_tool" || req["subtype"] == "hook_callback")
+			})
+			req := m["request"].(map[string]any)
+			if req["subtype"] == "can_use_tool" {
+				asked = true
+				sdkAnswer(s, m, map[string]any{"behavior": "deny", "message": "not now"})
+				continue
+			}
+			if req["callback_id"] != "n1" {
+				t.Fatalf("unexpected callback %v", req)
+			}
+			notified, _ = req["input"].(map[string]any)
+			sdkAnswer(s, m, map[string]any{})
+		}
+		if notified["hook_event_name"] != "Notification" || notified["message"] != "ponder needs your permission to use Bash" {
+			t.Errorf("Notification input %v", notified)
+		}
+		s.result()
+		s.send(map[string]any{"type": "control_request", "request_id": "compact-1",
+			"request": map[string]any{"subtype": "compact", "instructions": "keep it short"}})
+		cb := s.control("hook_callback")
+		req := cb["request"].(map[string]any)
+		in, _ := req["input"].(map[string]any)
+		if req["callback_id"] != "pc1" || in["hook_event_name"] != "PreCompact" || in["trigger"] != "manual" || in["custom_instructions"] != "keep it short" {
+			t.Errorf("PreCompact callback %v", req)
+		}
+		sdkAnswer(s, cb, map[string]any{})
+		s.next("the compaction's answer", func(m map[string]any) bool {
+			r, _ := m["response"].(map[string]any)
+			return m["type"] == "control_response" && r["request_id"] == "compact-1"
+		})
+		if code := s.close(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if w.read("asked-marker") != "<missing>" {
+			t.Error("the refused command ran")
+		}
+		w.allUsed()
+	})
+}

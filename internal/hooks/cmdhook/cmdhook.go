@@ -110,7 +110,7 @@ var ErrNoSandbox = errors.New("plan mode is on and no OS sandbox is available to
 // Run runs the command with in as JSON on its standard input and turns
 // what it did into an answer.
 func (h *Hook) Run(ctx context.Context, in event.HookInput) (event.HookOutput, error) {
-	input, err := json.Marshal(in)
+	input, err := wireInput(in)
 	if err != nil {
 		return event.HookOutput{}, h.fail(err)
 	}
@@ -123,6 +123,27 @@ func (h *Hook) Run(ctx context.Context, in event.HookInput) (event.HookOutput, e
 		return event.HookOutput{}, h.fail(err)
 	}
 	return out, nil
+}
+
+// wireInput is what a hook reads on its standard input: the input in its
+// JSON field names, except that a failed call's result is its "error"
+// (PostToolUseFailure), as other agents' hooks expect.
+func wireInput(in event.HookInput) ([]byte, error) {
+	if in.Event != event.HookPostToolUseFailure {
+		return json.Marshal(in)
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	m["error"] = in.ToolResponse
+	delete(m, "tool_response")
+	delete(m, "tool_failed")
+	return json.Marshal(m)
 }
 
 // fail names the hook in an error.

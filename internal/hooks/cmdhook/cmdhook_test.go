@@ -259,3 +259,20 @@ func TestPlanModeStopsFreeHooks(t *testing.T) {
 		t.Errorf("after plan mode: %v", err)
 	}
 }
+
+// A failed call's result reaches a PostToolUseFailure hook as "error".
+func TestFailureInputNamesTheError(t *testing.T) {
+	h, dir := hook(t, `cat > got.json`)
+	in := event.HookInput{Event: event.HookPostToolUseFailure, ToolName: "Bash", ToolResponse: "exit status 1", ToolFailed: true}
+	if _, err := run(t, h, in); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	data, _ := os.ReadFile(filepath.Join(dir, "got.json"))
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["error"] != "exit status 1" || got["tool_response"] != nil || got["tool_name"] != "Bash" {
+		t.Errorf("input %v", got)
+	}
+}
