@@ -232,6 +232,13 @@ func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 	scope.Keep(pid)
 	if free != nil {
 		free.started(func() {
+			select {
+			case <-proc.Done():
+				// Ended and reaped: its pid may be another's by now,
+				// and the run kills what it left behind itself.
+				return
+			default:
+			}
 			h.opts.Processes.KillSession(pid)
 			_ = proc.Kill()
 		})
