@@ -653,3 +653,33 @@ func TestSDKHostPreCompactAndNotificationHooks(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// A hook that allows everything does not wave through a write to the
+// settings that define hooks, nor a command that copies over them under
+// an allow rule for the command; an ordinary file it does.
+func TestHookAllowDoesNotPlantHooks(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, calls("plant",
+			writeCall(".ponder/settings.local.json", `{"hooks":{}}`),
+			bashCall("cp planted.json .ponder/settings.json"),
+			writeCall("notes.txt", "fine"))...)
+		w.write("planted.json", `{"hooks":{}}`)
+		w.write(".ponder/settings.json", `{}`)
+		script := hookScript(t, w, "allow.sh", `cat >/dev/null
+printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`)
+		w.userSettings(hooksSettings(t, map[string]hookGroup{"PreToolUse": {Hooks: command(script)}},
+			map[string]any{"permissions": map[string]any{"allow": []string{"Bash(cp:*)"}}}))
+		w.mustRun(0, "", "-p", "plant", "--permission-mode", "acceptEdits", "--trust")
+		res := lastResults(t, w, 3)
+		if !failed(res[0]) || w.read(".ponder/settings.local.json") != "<missing>" {
+			t.Errorf("a hook's allow wrote the local settings: %s", res[0].Content)
+		}
+		if !failed(res[1]) || w.read(".ponder/settings.json") != "{}" {
+			t.Errorf("an allow rule for cp copied over the settings: %s", res[1].Content)
+		}
+		if failed(res[2]) || w.read("notes.txt") != "fine" {
+			t.Errorf("the ordinary write did not go through: %s", res[2].Content)
+		}
+		w.allUsed()
+	})
+}
