@@ -162,8 +162,10 @@ type Outcome struct {
 var rank = map[string]int{"": 0, event.HookAllow: 1, event.HookAsk: 2, event.HookDeny: 3, event.HookBlock: 3}
 
 // Run runs every hook registered for in.Event (and, for tool events,
-// in.ToolName) in order and folds their answers. A hook that fails or runs
-// out of time counts as no opinion and is named in Errors.
+// in.ToolName) and folds their answers in the order the hooks were
+// registered. The hooks run side by side, so that the slowest, not the
+// sum of them, bounds the wait. A hook that fails or runs out of time
+// counts as no opinion and is named in Errors.
 func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
 	var out Outcome
 	if r == nil {
@@ -175,13 +177,30 @@ func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
 	r.mu.RLock()
 	entries := append([]entry(nil), r.entries...)
 	r.mu.RUnlock()
-	var contexts, reasons []string
 	target, matched := matchTarget(in)
+	var picked []entry
 	for _, e := range entries {
-		if e.event != in.Event || (matched && e.match != nil && !e.match.MatchString(target)) {
-			continue
+		if e.event == in.Event && (!matched || e.match == nil || e.match.MatchString(target)) {
+			picked = append(picked, e)
 		}
-		o, err := runOne(ctx, e, in)
+	}
+	type answer struct {
+		out event.HookOutput
+		err error
+	}
+	answers := make([]answer, len(picked))
+	var wg sync.WaitGroup
+	for i, e := range picked {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i].out, answers[i].err = runOne(ctx, e, in)
+		}()
+	}
+	wg.Wait()
+	var contexts, reasons []string
+	for _, a := range answers {
+		o, err := a.out, a.err
 		if err != nil {
 			out.Errors = append(out.Errors, fmt.Sprintf("%s hook: %v", in.Event, err))
 			continue
