@@ -38,6 +38,29 @@ var HookEvents = []event.HookEvent{event.HookPreToolUse, event.HookPostToolUse, 
 	event.HookUserPromptSubmit, event.HookStop, event.HookSessionStart, event.HookSessionEnd,
 	event.HookPreCompact, event.HookNotification}
 
+// foreignHookEvents are hook events of other coding agents that ponder
+// does not run: a settings file naming them is not broken, and they are
+// dropped with a warning. Any other unknown name is an error.
+var foreignHookEvents = []string{"SubagentStop", "PermissionRequest"}
+
+// dropForeignHooks removes the hooks of foreignHookEvents from s and says
+// so, naming the line.
+func dropForeignHooks(file string, data []byte, keys []keyAt, s *Settings) []Warning {
+	var out []Warning
+	for _, name := range foreignHookEvents {
+		if _, ok := s.Hooks[name]; !ok {
+			continue
+		}
+		delete(s.Hooks, name)
+		w := Warning{File: file, Msg: fmt.Sprintf("hooks.%s ignored: ponder does not run %s hooks", name, name)}
+		if k, ok := keyFor(keys, "hooks."+name); ok {
+			w.Line, _ = position(data, k.offset)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // maxHookTimeout bounds a hook's timeout, in seconds (a day).
 const maxHookTimeout = 24 * 60 * 60
 

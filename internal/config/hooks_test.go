@@ -133,3 +133,20 @@ func TestHookEventsAreKnown(t *testing.T) {
 		}
 	}
 }
+
+// Hooks of other agents' events ponder does not run are dropped with a
+// warning rather than stopping ponder; a misspelt event still does.
+func TestForeignHookEventsWarn(t *testing.T) {
+	proj := t.TempDir()
+	write(t, filepath.Join(proj, ".ponder", "settings.json"), "{\"hooks\": {\n\"SubagentStop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]}],\n\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"y\"}]}]}}")
+	c, err := Load(Options{ConfigDir: t.TempDir(), ProjectDir: proj, Getenv: noEnv, Trust: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Warnings) != 1 || c.Warnings[0].Line != 2 || !strings.Contains(c.Warnings[0].Msg, "SubagentStop") {
+		t.Errorf("warnings = %v", c.Warnings)
+	}
+	if got := c.HookSources(); len(got) != 1 || got[0].Command != "y" {
+		t.Errorf("hooks = %+v, want only the Stop hook", got)
+	}
+}

@@ -81,6 +81,7 @@ func parse(file string, data []byte) (Settings, []Warning, error) {
 		}
 		return s, nil, &Error{File: file, Msg: err.Error()}
 	}
+	warnings = append(warnings, dropForeignHooks(file, data, keys, &s)...)
 	if field, msg := validate(s); msg != "" {
 		e := &Error{File: file, Msg: fmt.Sprintf("setting %q: %s", field, msg)}
 		if k, ok := keyFor(keys, field); ok {
