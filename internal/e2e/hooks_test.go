@@ -196,7 +196,7 @@ func TestProjectHooksOnlyFromTrustedFolders(t *testing.T) {
 			fakemodel.Reply{Name: "two", When: fakemodel.Match{LastUser: "second"}, Text: "ok"})
 		marker := fileOutside(w, "project-hook-ran")
 		w.write(".ponder/settings.json", hooksSettings(t, map[string]hookGroup{
-			"SessionStart": {Hooks: command("touch " + marker)}}, nil))
+			"SessionStart": {Hooks: command("touch " + marker + "; echo project-context-42")}}, nil))
 		os.MkdirAll(filepath.Join(w.dir, ".git"), 0o755)
 
 		o := w.mustRun(0, "", "-p", "first")
@@ -210,6 +210,14 @@ func TestProjectHooksOnlyFromTrustedFolders(t *testing.T) {
 		w.mustRun(0, "", "-p", "second", "--trust")
 		if _, err := os.Stat(marker); err != nil {
 			t.Error("a trusted project's hook did not run")
+		}
+		// Its plain output is context for the model, with the first input.
+		reqs := w.srv.Requests()
+		if last := reqs[len(reqs)-1]; !strings.Contains(last.LastUser().Text, "project-context-42") {
+			t.Errorf("the SessionStart hook's output is not in the request: %q", last.LastUser().Text)
+		}
+		if strings.Contains(string(reqs[0].Body), "project-context-42") {
+			t.Error("the untrusted run's request carries the hook's output")
 		}
 		w.allUsed()
 	})
