@@ -31,6 +31,12 @@ const (
 	HookSessionStart HookEvent = "SessionStart"
 	// HookSessionEnd runs when the session closes; it only observes.
 	HookSessionEnd HookEvent = "SessionEnd"
+	// HookPreCompact runs before the conversation is compacted (Trigger
+	// says "manual" or "auto"); it only observes.
+	HookPreCompact HookEvent = "PreCompact"
+	// HookNotification runs when ponder asks the user something (a
+	// permission question, a plan approval); it only observes.
+	HookNotification HookEvent = "Notification"
 )
 
 // HookInput is what a hook is told. Which fields are set depends on the
@@ -63,6 +69,14 @@ type HookInput struct {
 	// asked it to (Stop); LastAssistantMessage is the model's last text.
 	StopHookActive       bool   `json:"stop_hook_active,omitempty"`
 	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+
+	// Trigger says what started a compaction, "manual" or "auto", and
+	// CustomInstructions what the user asked the summary to keep
+	// (PreCompact).
+	Trigger            string `json:"trigger,omitempty"`
+	CustomInstructions string `json:"custom_instructions,omitempty"`
+	// Message is what ponder asks the user about (Notification).
+	Message string `json:"message,omitempty"`
 }
 
 // The decisions a hook may return (HookOutput.Decision).
@@ -102,7 +116,8 @@ type HookFunc func(ctx context.Context, in HookInput) (HookOutput, error)
 
 // HookMatcher registers hooks for an event. For tool events Matcher
 // selects tools by name: "" or "*" is every tool, otherwise a regular
-// expression that must match the whole name ("Write|Edit"). Other events
+// expression that must match the whole name ("Write|Edit"). SessionStart
+// matches it against Source and PreCompact against Trigger; other events
 // ignore it.
 type HookMatcher struct {
 	Event   HookEvent

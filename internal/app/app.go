@@ -23,6 +23,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/hooks"
+	"github.com/ponder-agent/ponder/internal/hooks/cmdhook"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/mcpclient"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -209,6 +210,12 @@ type App struct {
 	// startHooksRan says the SessionStart hooks ran.
 	hooks         *hooks.Registry
 	startHooksRan bool
+	// observing counts the Notification hooks running, which Close
+	// lets finish for a moment.
+	observing observers
+	// freeHooks are the command hooks running outside the sandbox,
+	// which plan mode stops as it begins.
+	freeHooks cmdhook.Free
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.
@@ -260,7 +267,7 @@ func New(opts Options) (*App, error) {
 		a.models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
 	a.broker = permission.NewBroker(
-		func(q permission.Question) { a.emit(event.QuestionAsked{Question: q}) },
+		a.questionAsked,
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
 	switch {
 	case opts.isTeammate():
@@ -282,6 +289,9 @@ func New(opts Options) (*App, error) {
 		}
 	}
 	if err := a.openSandbox(); err != nil {
+		return nil, err
+	}
+	if err := a.addSettingsHooks(); err != nil {
 		return nil, err
 	}
 	a.shells = builtin.NewShells()
@@ -358,6 +368,9 @@ func (a *App) buildPermissions() error {
 		a.warnings = append(a.warnings, "permission rules: "+w)
 	}
 	eng.SetSandbox(a.sandboxPolicy)
+	// The user's settings define hooks too; a hook's allow never waves
+	// a write to them through.
+	eng.SetSettingsFiles([]string{filepath.Join(a.cfg.ConfigDir, "settings.json")})
 	a.perm = eng
 	return nil
 }

@@ -29,14 +29,17 @@ const compactMaxTokens = 8192
 func (a *App) Compact(ctx context.Context, instructions string) error {
 	ctx, done := a.work.track(ctx)
 	defer done()
-	return a.compactAgent(ctx, a.mainAgent(), instructions)
+	return a.compactAgent(ctx, a.mainAgent(), instructions, "manual")
 }
 
-func (a *App) compactAgent(ctx context.Context, main *agent.Agent, instructions string) error {
+// compactAgent compacts main's conversation; trigger says who asked
+// ("manual", "auto"), for the PreCompact hooks.
+func (a *App) compactAgent(ctx context.Context, main *agent.Agent, instructions, trigger string) error {
 	hist := main.History()
 	if len(hist) < 2 {
 		return errors.New("there is nothing to compact yet")
 	}
+	a.preCompactHooks(ctx, trigger, instructions)
 	ask := "Summarise the conversation so far as your instructions say."
 	if s := strings.TrimSpace(instructions); s != "" {
 		ask += "\n\nThe user adds: " + s

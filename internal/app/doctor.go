@@ -39,6 +39,9 @@ type Diagnosis struct {
 	// MCPServers are the MCP servers a session would start, as "name
 	// (transport, from file)"; none from an untrusted project.
 	MCPServers []string
+	// Hooks are the command hooks a session would run, as "event
+	// [matcher]: command (from file)"; none from an untrusted project.
+	Hooks []string
 }
 
 // Diagnose looks at what a session started with opts would use.
@@ -72,6 +75,7 @@ func Diagnose(opts Options) Diagnosis {
 		}
 		d.MCPServers = append(d.MCPServers, m.Name+" ("+kind+state+", from "+m.From+")")
 	}
+	d.Hooks = describeHooks(cfg.HookSources())
 	set := cfg.Settings.Sandbox
 	d.Required = config.Bool(set.Required, false)
 	d.AllowUnsandboxed = config.Bool(set.AllowUnsandboxed, false)

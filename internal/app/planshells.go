@@ -13,6 +13,7 @@ import (
 // and none may start until plan mode ends. It runs before the change is
 // published, so no front end sees plan mode while such a command runs.
 func (a *App) modeChanged(mc event.ModeChanged) {
+	a.hooksModeChanged(mc)
 	if a.shells == nil {
 		return
 	}

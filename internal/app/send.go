@@ -226,6 +226,7 @@ func (a *App) mainAgent() *agent.Agent {
 func (a *App) Close() error {
 	a.closeLead()
 	a.sessionEndHooks()
+	a.waitObservers(sessionEndWait)
 	a.broker.Close()
 	if !a.work.stop(closeWait) {
 		a.emit(event.Notice{Level: "warning", Text: "The running turn did not stop in time; its last steps may be missing from the transcript."})

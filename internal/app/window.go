@@ -52,5 +52,5 @@ func (a *App) autoCompact(ctx context.Context, ag *agent.Agent, tokens int) erro
 	if float64(tokens) < share*float64(window) {
 		return nil
 	}
-	return a.compactAgent(ctx, ag, "")
+	return a.compactAgent(ctx, ag, "", "auto")
 }

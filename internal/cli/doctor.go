@@ -97,6 +97,14 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		fmt.Fprintf(w, "  %s\n", m)
 	}
 
+	fmt.Fprintln(w, "\nhooks (read once as a session starts):")
+	if len(d.Hooks) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, h := range d.Hooks {
+		fmt.Fprintf(w, "  %s\n", h)
+	}
+
 	fmt.Fprintln(w, "\nmissing:")
 	if len(missing) == 0 {
 		fmt.Fprintln(w, "  nothing")

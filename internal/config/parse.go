@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -68,7 +69,7 @@ func parse(file string, data []byte) (Settings, []Warning, error) {
 	for _, k := range keys {
 		if !known.has(k.path) {
 			line, _ := position(data, k.offset)
-			warnings = append(warnings, Warning{File: file, Line: line, Msg: fmt.Sprintf("unknown setting %q ignored", strings.Join(k.path, "."))})
+			warnings = append(warnings, Warning{File: file, Line: line, Msg: fmt.Sprintf("unknown setting %q ignored", joinPath(k.path))})
 		}
 	}
 	if err := json.Unmarshal(data, &s); err != nil {
@@ -76,16 +77,15 @@ func parse(file string, data []byte) (Settings, []Warning, error) {
 		if errors.As(err, &typ) {
 			line, col := position(data, typ.Offset)
 			return s, nil, &Error{File: file, Line: line, Col: col,
-				Msg: fmt.Sprintf("setting %q must be %s, not %s", typ.Field, describeType(typ.Type), typ.Value)}
+				Msg: fmt.Sprintf("setting %q must be %s, not %s", typePath(keys, typ), describeType(typ.Type), typ.Value)}
 		}
 		return s, nil, &Error{File: file, Msg: err.Error()}
 	}
+	warnings = append(warnings, dropForeignHooks(file, data, keys, &s)...)
 	if field, msg := validate(s); msg != "" {
 		e := &Error{File: file, Msg: fmt.Sprintf("setting %q: %s", field, msg)}
-		for _, k := range keys {
-			if strings.Join(k.path, ".") == field {
-				e.Line, e.Col = position(data, k.offset)
-			}
+		if k, ok := keyFor(keys, field); ok {
+			e.Line, e.Col = position(data, k.offset)
 		}
 		return s, nil, e
 	}
@@ -108,8 +108,8 @@ type keyAt struct {
 	offset int64
 }
 
-// keyOffsets lists every object key with its path and byte offset. Keys
-// inside arrays are not listed: arrays in settings hold plain values.
+// keyOffsets lists every object key with its path and byte offset. An
+// array element is a path element of its own, "[0]", "[1]"...
 func keyOffsets(data []byte) ([]keyAt, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var out []keyAt
@@ -137,8 +137,9 @@ func keyOffsets(data []byte) ([]keyAt, error) {
 			_, err = dec.Token()
 			return err
 		case json.Delim('['):
-			for dec.More() {
-				if err := skipValue(dec); err != nil {
+			for i := 0; dec.More(); i++ {
+				p := append(append([]string(nil), path...), "["+strconv.Itoa(i)+"]")
+				if err := walk(p); err != nil {
 					return err
 				}
 			}
@@ -161,9 +162,72 @@ func leadingSpace(b []byte) int {
 	return n
 }
 
-func skipValue(dec *json.Decoder) error {
-	var v json.RawMessage
-	return dec.Decode(&v)
+// keyFor finds where the setting field is written: its key, else the
+// first key inside it (an array element has no key of its own), else the
+// key of the nearest setting around it.
+func keyFor(keys []keyAt, field string) (keyAt, bool) {
+	var inside, around keyAt
+	var haveInside, haveAround bool
+	for _, k := range keys {
+		p := joinPath(k.path)
+		switch {
+		case p == field:
+			return k, true
+		case strings.HasPrefix(p, field+".") || strings.HasPrefix(p, field+"["):
+			if !haveInside {
+				inside, haveInside = k, true
+			}
+		case strings.HasPrefix(field, p+".") || strings.HasPrefix(field, p+"["):
+			if !haveAround || len(k.path) > len(around.path) {
+				around, haveAround = k, true
+			}
+		}
+	}
+	if haveInside {
+		return inside, true
+	}
+	return around, haveAround
+}
+
+// typePath names the setting a type error is about. The decoder names
+// struct fields only, not map keys or array elements (hooks.Stop[0]), so
+// the key written last before the bad value names it when it is that
+// setting.
+func typePath(keys []keyAt, typ *json.UnmarshalTypeError) string {
+	var last *keyAt
+	for i := range keys {
+		if keys[i].offset < typ.Offset {
+			last = &keys[i]
+		}
+	}
+	if last == nil {
+		return typ.Field
+	}
+	var plain []string
+	for _, p := range last.path {
+		if !strings.HasPrefix(p, "[") {
+			plain = append(plain, p)
+		}
+	}
+	stripped := strings.Join(plain, ".")
+	sameLeaf := strings.Contains(typ.Field, ".") && plain[len(plain)-1] == typ.Field[strings.LastIndexByte(typ.Field, '.')+1:]
+	if stripped == typ.Field || strings.HasPrefix(stripped, typ.Field+".") || sameLeaf {
+		return joinPath(last.path)
+	}
+	return typ.Field
+}
+
+// joinPath writes a key path the way errors name it:
+// hooks.PreToolUse[0].hooks[1].
+func joinPath(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if i > 0 && !strings.HasPrefix(p, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // schema is the tree of known keys.
@@ -175,6 +239,12 @@ func schemaOf(t reflect.Type) schema {
 	}
 	if t.Kind() == reflect.Map {
 		return schema{"*": schemaOf(t.Elem())} // any key
+	}
+	if t.Kind() == reflect.Slice {
+		if elem := schemaOf(t.Elem()); elem != nil {
+			return schema{"[]": elem} // any element
+		}
+		return nil
 	}
 	if t.Kind() != reflect.Struct {
 		return nil
@@ -194,6 +264,9 @@ func schemaOf(t reflect.Type) schema {
 func (s schema) has(path []string) bool {
 	cur := s
 	for _, p := range path {
+		if strings.HasPrefix(p, "[") {
+			p = "[]"
+		}
 		next, ok := cur[p]
 		if !ok {
 			if next, ok = cur["*"]; !ok {
@@ -219,7 +292,11 @@ func describeType(t reflect.Type) string {
 	case reflect.Float64:
 		return "a number"
 	case reflect.Slice:
-		return "an array of " + strings.TrimPrefix(describeType(t.Elem()), "a ") + "s"
+		elem := describeType(t.Elem())
+		if rest, ok := strings.CutPrefix(elem, "an "); ok {
+			return "an array of " + rest + "s"
+		}
+		return "an array of " + strings.TrimPrefix(elem, "a ") + "s"
 	case reflect.Struct, reflect.Map:
 		return "an object"
 	}

@@ -30,6 +30,9 @@ type Settings struct {
 	// MCPServers are the MCP servers a session starts, by name (see
 	// MCPServer); a project's .mcp.json is read as one more layer.
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// Hooks are command hooks by event (see HookGroup); every file's add
+	// to the others'.
+	Hooks map[string][]HookGroup `json:"hooks,omitempty"`
 }
 
 // ShellEnvironment is the environment policy of commands: start from all
@@ -171,6 +174,12 @@ func (s *Settings) merge(o Settings) {
 			s.MCPServers = map[string]MCPServer{}
 		}
 		s.MCPServers[name] = srv
+	}
+	for ev, groups := range o.Hooks {
+		if s.Hooks == nil {
+			s.Hooks = map[string][]HookGroup{}
+		}
+		s.Hooks[ev] = append(s.Hooks[ev], groups...)
 	}
 }
 

@@ -31,7 +31,7 @@ import (
 //
 // Ignored until trusted: mcpServers and the project's .mcp.json (each
 // server is a program ponder would start, or a service it would send the
-// code to); permissions.allow; permissions.defaultMode
+// code to); hooks (each is a command ponder would run); permissions.allow; permissions.defaultMode
 // acceptEdits; plansDirectory (a directory of the project's choosing that
 // ponder writes into: one that others may write, or one whose files
 // configure what runs); model, provider, models.*, planMode.model (which model and

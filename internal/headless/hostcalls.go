@@ -148,6 +148,11 @@ func wireHookInput(in event.HookInput) map[string]any {
 	case event.HookStop:
 		m["stop_hook_active"] = in.StopHookActive
 		m["last_assistant_message"] = in.LastAssistantMessage
+	case event.HookPreCompact:
+		m["trigger"] = in.Trigger
+		m["custom_instructions"] = in.CustomInstructions
+	case event.HookNotification:
+		m["message"] = in.Message
 	}
 	return m
 }

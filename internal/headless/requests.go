@@ -104,7 +104,7 @@ func (c *control) initialize(raw json.RawMessage) (any, error) {
 		ev := event.HookEvent(name)
 		switch ev {
 		case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop,
-			event.HookSessionStart, event.HookSessionEnd:
+			event.HookSessionStart, event.HookSessionEnd, event.HookPreCompact, event.HookNotification:
 		default:
 			skipped = append(skipped, name)
 			continue
@@ -120,7 +120,7 @@ func (c *control) initialize(raw json.RawMessage) (any, error) {
 		}
 	}
 	if len(skipped) > 0 {
-		c.app.Emit(event.Notice{Level: "warning", Text: "ponder runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart and SessionEnd hooks; these are not run: " + strings.Join(skipped, ", ")})
+		c.app.Emit(event.Notice{Level: "warning", Text: "ponder runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact and Notification hooks; these are not run: " + strings.Join(skipped, ", ")})
 	}
 	if len(r.SDKMCPServers) > 0 {
 		c.mu.Lock()

@@ -1,8 +1,10 @@
 // Package hooks runs the hooks a session has at its moments (before and
 // after a tool call, when a prompt is submitted, when the model would
-// stop) and folds their answers into one outcome. Where a hook comes from
-// does not matter here: a Go function of the SDK, a callback a stream-json
-// host answers, or (later) a command from the settings all implement Hook.
+// stop, as a session starts and ends, before a compaction, when the user
+// is asked something) and folds their answers into one outcome. Where a
+// hook comes from does not matter here: a Go function of the SDK, a
+// callback a stream-json host answers, or a command from the settings
+// (package cmdhook) all implement Hook.
 //
 // Hooks only advise. What a PreToolUse outcome says is handed to the
 // permission engine, which weighs it with every other rule: a hook can
@@ -35,6 +37,46 @@ func (f Func) Run(ctx context.Context, in event.HookInput) (event.HookOutput, er
 	return f(ctx, in)
 }
 
+// Events are the moments hooks may be registered for, in the order a
+// person would list them.
+var Events = []event.HookEvent{event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure,
+	event.HookUserPromptSubmit, event.HookStop, event.HookSessionStart, event.HookSessionEnd,
+	event.HookPreCompact, event.HookNotification}
+
+// Supported reports whether hooks may be registered for ev.
+func Supported(ev event.HookEvent) bool {
+	for _, e := range Events {
+		if e == ev {
+			return true
+		}
+	}
+	return false
+}
+
+func eventNames() []string {
+	out := make([]string, len(Events))
+	for i, e := range Events {
+		out[i] = string(e)
+	}
+	return out
+}
+
+// matchTarget is what an event's matchers are matched against: the tool's
+// name for tool events, how the session began for SessionStart, what
+// started a compaction for PreCompact. Other events have no target, and
+// every hook registered for them runs whatever its matcher.
+func matchTarget(in event.HookInput) (string, bool) {
+	switch in.Event {
+	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure:
+		return in.ToolName, true
+	case event.HookSessionStart:
+		return in.Source, true
+	case event.HookPreCompact:
+		return in.Trigger, true
+	}
+	return "", false
+}
+
 // DefaultTimeout bounds one hook's run when its registration names none.
 const DefaultTimeout = 60 * time.Second
 
@@ -62,11 +104,8 @@ func New(base func(*event.HookInput)) *Registry { return &Registry{base: base} }
 // Add registers h for ev on the tools matcher selects (see
 // event.HookMatcher); timeout 0 is DefaultTimeout.
 func (r *Registry) Add(ev event.HookEvent, matcher string, h Hook, timeout time.Duration) error {
-	switch ev {
-	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop,
-		event.HookSessionStart, event.HookSessionEnd:
-	default:
-		return fmt.Errorf("hook event %q is not supported (want PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart or SessionEnd)", ev)
+	if !Supported(ev) {
+		return fmt.Errorf("hook event %q is not supported (want %s)", ev, strings.Join(eventNames(), ", "))
 	}
 	e := entry{event: ev, hook: h, timeout: timeout}
 	if e.timeout <= 0 {
@@ -123,8 +162,10 @@ type Outcome struct {
 var rank = map[string]int{"": 0, event.HookAllow: 1, event.HookAsk: 2, event.HookDeny: 3, event.HookBlock: 3}
 
 // Run runs every hook registered for in.Event (and, for tool events,
-// in.ToolName) in order and folds their answers. A hook that fails or runs
-// out of time counts as no opinion and is named in Errors.
+// in.ToolName) and folds their answers in the order the hooks were
+// registered. The hooks run side by side, so that the slowest, not the
+// sum of them, bounds the wait. A hook that fails or runs out of time
+// counts as no opinion and is named in Errors.
 func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
 	var out Outcome
 	if r == nil {
@@ -136,12 +177,30 @@ func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
 	r.mu.RLock()
 	entries := append([]entry(nil), r.entries...)
 	r.mu.RUnlock()
-	var contexts, reasons []string
+	target, matched := matchTarget(in)
+	var picked []entry
 	for _, e := range entries {
-		if e.event != in.Event || (e.match != nil && !e.match.MatchString(in.ToolName)) {
-			continue
+		if e.event == in.Event && (!matched || e.match == nil || e.match.MatchString(target)) {
+			picked = append(picked, e)
 		}
-		o, err := runOne(ctx, e, in)
+	}
+	type answer struct {
+		out event.HookOutput
+		err error
+	}
+	answers := make([]answer, len(picked))
+	var wg sync.WaitGroup
+	for i, e := range picked {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i].out, answers[i].err = runOne(ctx, e, in)
+		}()
+	}
+	wg.Wait()
+	var contexts, reasons []string
+	for _, a := range answers {
+		o, err := a.out, a.err
 		if err != nil {
 			out.Errors = append(out.Errors, fmt.Sprintf("%s hook: %v", in.Event, err))
 			continue

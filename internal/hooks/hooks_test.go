@@ -3,6 +3,8 @@ package hooks
 import (
 	"context"
 	"errors"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,7 +69,7 @@ func TestFailingHooksHaveNoOpinion(t *testing.T) {
 
 func TestBadRegistrations(t *testing.T) {
 	r := New(nil)
-	if err := r.Add("Notification", "", decide("", ""), 0); err == nil {
+	if err := r.Add("SubagentStop", "", decide("", ""), 0); err == nil {
 		t.Error("an unsupported event was accepted")
 	}
 	if err := r.Add(event.HookPreToolUse, "(", decide("", ""), 0); err == nil {
@@ -83,5 +85,64 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The hooks of a moment run side by side, and their answers are folded in
+// the order they were registered.
+func TestHooksRunSideBySide(t *testing.T) {
+	r := New(nil)
+	both := make(chan struct{})
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	waitBoth := func(reason string) Func {
+		return func(ctx context.Context, _ event.HookInput) (event.HookOutput, error) {
+			arrived.Done()
+			select {
+			case <-both:
+			case <-ctx.Done():
+				return event.HookOutput{}, ctx.Err()
+			}
+			return event.HookOutput{Decision: event.HookDeny, Reason: reason}, nil
+		}
+	}
+	must(t, r.Add(event.HookPreToolUse, "", waitBoth("first"), 10*time.Second))
+	must(t, r.Add(event.HookPreToolUse, "", waitBoth("second"), 10*time.Second))
+	go func() {
+		arrived.Wait() // only if both run at once
+		close(both)
+	}()
+	out := r.Run(context.Background(), event.HookInput{Event: event.HookPreToolUse, ToolName: "Bash"})
+	if len(out.Errors) > 0 {
+		t.Fatalf("the hooks did not run at once: %v", out.Errors)
+	}
+	if out.Reason != "first\nsecond" {
+		t.Errorf("reasons %q, want them in registration order", out.Reason)
+	}
+}
+
+// SessionStart matchers select the source, PreCompact matchers the
+// trigger; other events run every hook whatever its matcher.
+func TestMatchTargets(t *testing.T) {
+	r := New(nil)
+	var ran []string
+	var mu sync.Mutex
+	note := func(name string) Func {
+		return func(context.Context, event.HookInput) (event.HookOutput, error) {
+			mu.Lock()
+			ran = append(ran, name)
+			mu.Unlock()
+			return event.HookOutput{}, nil
+		}
+	}
+	must(t, r.Add(event.HookSessionStart, "resume", note("resume"), 0))
+	must(t, r.Add(event.HookSessionStart, "startup", note("startup"), 0))
+	must(t, r.Add(event.HookPreCompact, "auto", note("auto"), 0))
+	must(t, r.Add(event.HookNotification, "whatever", note("notification"), 0))
+	r.Run(context.Background(), event.HookInput{Event: event.HookSessionStart, Source: "startup"})
+	r.Run(context.Background(), event.HookInput{Event: event.HookPreCompact, Trigger: "manual"})
+	r.Run(context.Background(), event.HookInput{Event: event.HookNotification, Message: "hi"})
+	if strings.Join(ran, ",") != "startup,notification" {
+		t.Errorf("ran %v, want startup and notification", ran)
 	}
 }

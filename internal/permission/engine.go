@@ -122,6 +122,9 @@ type Engine struct {
 	sandbox  SandboxPolicy
 	// hidden is the last search for the paths deny rules cover.
 	hidden hiddenCache
+	// settingsFiles are ponder's settings files outside the project (the
+	// user's), canonical; see SetSettingsFiles.
+	settingsFiles []string
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -364,10 +367,15 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		if d, ok := e.execAsked(a, class); ok {
 			return e.suggest(d, a, class)
 		}
-		if c.Hook.Behavior == Allow {
+		if c.Hook.Behavior == Allow && e.hookMayAllow(a, canon, class) {
 			return hookDecision(c.Hook)
 		}
 		if d, ok := e.execAllowed(a, class); ok {
+			if why := e.writesWhatRuns(a, canon, class); why != "" && c.Mode != ModeBypass {
+				// A rule for a command is no yes for every file it may
+				// write: one that decides what runs needs its own.
+				return Decision{Behavior: Ask, Rule: "protected file", Reason: "An allow rule for the command does not cover what it writes here, which needs a yes of its own: " + why}
+			}
 			return d
 		}
 	} else {
@@ -375,7 +383,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 			d := Decision{Behavior: Ask, Rule: "ask rule " + r.Text, Reason: fmt.Sprintf("The permission rule %s (%s) asks for confirmation.", r.Text, r.origin())}
 			return e.suggest(d, a, class)
 		}
-		if c.Hook.Behavior == Allow {
+		if c.Hook.Behavior == Allow && e.hookMayAllow(a, canon, class) {
 			return hookDecision(c.Hook)
 		}
 		if r, ok := e.match.allCovered(e.allow, a, it); ok {
