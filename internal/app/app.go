@@ -127,6 +127,10 @@ type Options struct {
 	// ignoring the servers of every settings file and .mcp.json.
 	MCPConfig       []string
 	StrictMCPConfig bool
+	// HostMCP says the front end can carry MCP messages to servers the
+	// program driving ponder serves itself (type sdk): stream-json
+	// input with a control channel. See AttachMCPHost.
+	HostMCP bool
 	// ReadOnly holds the main conversation to reading, as a read-only
 	// agent is held, whatever the mode (answering questions for another
 	// agent: nothing may change).
@@ -173,6 +177,8 @@ type App struct {
 	skills []skills.Skill
 	// mcp owns the session's MCP servers (nil when there are none).
 	mcp *mcpclient.Manager
+	// hostMCPSaid are the host's MCP servers whose failure was said.
+	hostMCPSaid map[string]bool
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string
