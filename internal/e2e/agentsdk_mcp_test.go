@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 )
@@ -45,6 +46,10 @@ func (h hostMCP) reached(t *testing.T) []string {
 	}
 	var out []string
 	for _, l := range lines(t, string(data)) {
+		if l["a"] == nil {
+			out = append(out, fmt.Sprint(l["tool"]))
+			continue
+		}
 		out = append(out, fmt.Sprintf("%v %v+%v", l["tool"], l["a"], l["b"]))
 	}
 	return out
@@ -90,8 +95,11 @@ func TestAgentSDKHostMCPTool(t *testing.T) {
 			t.Errorf("calls that reached the host's tool: %v", got)
 		}
 		reqs := w.srv.Requests()
-		if len(reqs) == 0 || !slices.Contains(reqs[0].Tools, "mcp__calc__add") {
-			t.Fatalf("the host's tool was not offered: %+v", reqs)
+		if len(reqs) == 0 {
+			t.Fatal("no request reached the model")
+		}
+		if !slices.Contains(reqs[0].Tools, "mcp__calc__add") {
+			t.Fatalf("the host's tool was not offered: %v", reqs[0].Tools)
 		}
 		if res := resultOf(t, w, "mcp__calc__add"); failed(res) || !strings.Contains(res.Content, "the sum is 5") {
 			t.Errorf("the tool's result in the model's next request: %+v", res)
@@ -114,15 +122,21 @@ func TestAgentSDKHostMCPTool(t *testing.T) {
 // In plan mode the host's tool is neither offered nor run: the call is
 // refused before it reaches the host, whatever its read-only claim and
 // whatever canUseTool would say. Once the user's own settings call it
-// read-only, it runs unasked.
+// read-only, it runs unasked; a repository's settings saying so count for
+// nothing until the folder is trusted.
 func TestAgentSDKHostMCPPlanMode(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
-		for _, vouched := range []bool{false, true} {
-			t.Run(fmt.Sprintf("vouched=%v", vouched), func(t *testing.T) {
+		for _, who := range []string{"nobody", "user", "repository"} {
+			t.Run("vouched by "+who, func(t *testing.T) {
 				w := newWorld(t, api, addScript()...)
-				if vouched {
-					w.userSettings(`{"mcpServers": {"calc": {"type": "sdk", "tools": {"add": "readOnly"}}}}`)
+				vouch := `{"mcpServers": {"calc": {"type": "sdk", "tools": {"add": "readOnly"}}}}`
+				switch who {
+				case "user":
+					w.userSettings(vouch)
+				case "repository":
+					w.write(".ponder/settings.json", vouch)
 				}
+				vouched := who == "user"
 				r := runHostMCP(t, w, "plan")
 				reqs := w.srv.Requests()
 				if len(reqs) == 0 {
@@ -163,7 +177,7 @@ func TestAgentSDKHostMCPDenyRule(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api, addScript()...)
 		r := runHostMCP(t, w, "default", "DISALLOWED=mcp__calc__add")
-		if slices.Contains(w.srv.Requests()[0].Tools, "mcp__calc__add") {
+		if reqs := w.srv.Requests(); len(reqs) == 0 || slices.Contains(reqs[0].Tools, "mcp__calc__add") {
 			t.Error("a denied tool was offered")
 		}
 		if res := resultOf(t, w, "mcp__calc__add"); !failed(res) {
@@ -176,5 +190,45 @@ func TestAgentSDKHostMCPDenyRule(t *testing.T) {
 			t.Errorf("canUseTool was asked about %v", got)
 		}
 		w.allUsed()
+	})
+}
+
+// A host whose tool never answers holds nothing up for ever: the tool
+// timeout ends the call with an error the model reads, and an interrupt
+// ends the turn at once.
+func TestAgentSDKHostMCPNeverAnswers(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		for _, how := range []string{"timeout", "interrupt"} {
+			t.Run(how, func(t *testing.T) {
+				replies := []fakemodel.Reply{{Name: "call wait", When: fakemodel.Match{LastUser: "add two and three"}, ToolCalls: []fakemodel.ToolCall{{Name: "mcp__calc__wait", Input: map[string]any{}}}}}
+				env := []string{"PONDER_MCP_TOOL_TIMEOUT=800"}
+				if how == "interrupt" {
+					env = []string{"ON_WAIT=interrupt"}
+				} else {
+					replies = append(replies, fakemodel.Reply{Name: "done", When: fakemodel.Match{AnyMessage: "mcp__calc__wait"}, Text: "Gave up waiting."})
+				}
+				w := newWorld(t, api, replies...)
+				start := time.Now()
+				r := runHostMCP(t, w, "default", env...)
+				if took := time.Since(start); took > 30*time.Second {
+					t.Errorf("the run took %s", took)
+				}
+				if got := r.reached(t); !slices.Equal(got, []string{"wait"}) {
+					t.Errorf("calls that reached the host's tool: %v", got)
+				}
+				res := r.result()
+				if how == "timeout" {
+					if got := resultOf(t, w, "mcp__calc__wait"); !failed(got) || !strings.Contains(got.Content, "did not answer within") {
+						t.Errorf("the model read %+v", got)
+					}
+					if res["subtype"] != "success" {
+						t.Errorf("result %v", res)
+					}
+				} else if res["is_error"] != true || !strings.Contains(fmt.Sprint(res["errors"]), "interrupted") {
+					t.Errorf("result after the interrupt %v", res)
+				}
+				w.allUsed()
+			})
+		}
 	})
 }

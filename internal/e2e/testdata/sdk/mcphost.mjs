@@ -6,6 +6,7 @@
 //   PROMPT           the one user message
 //   PERMISSION_MODE  the mode to start in (default: "default")
 //   DISALLOWED       a tool name to pass as disallowedTools, if any
+//   ON_WAIT          "interrupt": the tool wait interrupts the turn
 // It prints JSON lines: {"kind":"message"|"can_use_tool"|"call"|"error"|"done",…}
 // like driver.mjs; the status of the MCP servers is the "call" named
 // mcpServerStatus, asked once the turn's result arrived.
@@ -33,8 +34,17 @@ const calc = createSdkMcpServer({
       },
       { annotations: { readOnlyHint: true } },
     ),
+    // A tool that never answers.
+    tool("wait", "Waits for ever", {}, async () => {
+      appendFileSync(process.env.CALL_LOG, JSON.stringify({ tool: "wait" }) + "\n");
+      if (process.env.ON_WAIT === "interrupt") {
+        out({ kind: "call", name: "interrupt", value: (await q.interrupt()) ?? null });
+      }
+      return new Promise(() => {});
+    }),
   ],
 });
+let q;
 
 // The prompt stream stays open until the result, so the status can be
 // asked of a live session.
@@ -60,7 +70,7 @@ const options = {
 if (process.env.DISALLOWED) options.disallowedTools = [process.env.DISALLOWED];
 
 try {
-  const q = query({ prompt: prompt(), options });
+  q = query({ prompt: prompt(), options });
   for await (const m of q) {
     out({ kind: "message", message: m });
     if (m.type === "result") {
