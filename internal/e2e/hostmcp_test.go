@@ -144,3 +144,28 @@ func TestSDKServerNeedsAHost(t *testing.T) {
 		t.Errorf("the sdk server without a host: %v", st)
 	}
 }
+
+// A host that never answers its server's handshake holds the first turn
+// no longer than the start-up timeout; the server is reported as failed
+// and the turn runs without it.
+func TestHostMCPHandshakeNeverAnswered(t *testing.T) {
+	w := newWorld(t, "openai", fakemodel.Reply{When: fakemodel.Match{LastUser: "hello", NoTool: "mcp__calc__add"}, Text: "hi"})
+	w.extraEnv = append(w.extraEnv, "PONDER_MCP_TIMEOUT=700")
+	s := w.start()
+	s.send(map[string]any{"type": "control_request", "request_id": "init", "request": map[string]any{"subtype": "initialize", "sdkMcpServers": []string{"calc"}}})
+	s.control("mcp_message") // and never answered
+	s.say("hello")
+	if res := s.result(); res["subtype"] != "success" {
+		t.Errorf("result %v", res)
+	}
+	warned := false
+	s.mu.Lock()
+	for _, l := range s.seen {
+		warned = warned || l["event"] == "notice" && strings.Contains(fmt.Sprint(l["text"]), "MCP server calc") && strings.Contains(fmt.Sprint(l["text"]), "start-up timeout")
+	}
+	s.mu.Unlock()
+	if !warned {
+		t.Errorf("no notice of the failed server; lines %v", s.seen)
+	}
+	w.allUsed()
+}

@@ -70,7 +70,8 @@ func Run(ctx context.Context, o Options) int {
 	// With a control channel the host answers questions; without one,
 	// plan approvals follow opts.PlanApproval and nothing else is answered.
 	opts.Interactive = streaming
-	// So does the host's own MCP servers' traffic.
+	// The channel also carries the messages of the host's own MCP
+	// servers (type sdk).
 	opts.HostMCP = streaming
 	opts.Sink = func(e event.Event) {
 		if ctl != nil {
