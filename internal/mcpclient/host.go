@@ -19,6 +19,9 @@ import (
 const errNeedsHost = "a server of type sdk lives in the program that drives ponder through the Claude Agent SDK; " +
 	"it is reachable only when that program runs ponder with stream-json input and output"
 
+// maxHostServers bounds the servers a host may name; more are refused.
+const maxHostServers = 50
+
 // hosted says the server lives in the SDK host.
 func (s *server) hosted() bool { return s.spec.Server.Type == "sdk" }
 
@@ -58,6 +61,11 @@ func (m *Manager) Serve(names []string) []string {
 				found = s
 			}
 		}
+		if found == nil && m.hostedCount() >= maxHostServers {
+			m.mu.Unlock()
+			problems = append(problems, fmt.Sprintf("the SDK host's MCP server %q is not connected: a host may serve at most %d", name, maxHostServers))
+			continue
+		}
 		if found == nil {
 			spec := config.MCPSource{Name: name, Server: config.MCPServer{Type: "sdk"}, From: "the SDK host"}
 			found = newServer(spec, m.o)
@@ -81,6 +89,18 @@ func (m *Manager) Serve(names []string) []string {
 		}
 	}
 	return problems
+}
+
+// hostedCount is how many servers of the host there are. The caller
+// holds m.mu.
+func (m *Manager) hostedCount() int {
+	n := 0
+	for _, s := range m.servers {
+		if s.hosted() {
+			n++
+		}
+	}
+	return n
 }
 
 // launch connects a host's server in the background.

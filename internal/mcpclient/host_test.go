@@ -436,4 +436,25 @@ func TestHostedServersWithoutAHostAndByName(t *testing.T) {
 	if problems := m.Serve([]string{"calc"}); len(problems) != 0 {
 		t.Errorf("again: %q", problems)
 	}
+	// Messages for a configured server cannot be slipped in as the
+	// host's.
+	if err := m.Deliver("files", json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)); err == nil {
+		t.Error("the host delivered a message to a configured server")
+	}
+}
+
+// A host that names ever more servers is cut off.
+func TestHostedServersAreBounded(t *testing.T) {
+	m := Start(context.Background(), nil, Options{Hosted: true})
+	defer m.Close()
+	var names []string
+	for i := range maxHostServers + 5 {
+		names = append(names, fmt.Sprintf("s%d", i))
+	}
+	if problems := m.Serve(names); len(problems) != 5 || !strings.Contains(problems[0], "at most") {
+		t.Errorf("problems %q", problems)
+	}
+	if n := len(m.Status()); n != maxHostServers {
+		t.Errorf("%d servers", n)
+	}
 }
