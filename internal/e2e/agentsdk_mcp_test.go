@@ -109,7 +109,17 @@ func TestAgentSDKHostMCPTool(t *testing.T) {
 		}
 		st := r.status(t)
 		tools, _ := st["tools"].([]any)
-		if st["status"] != "connected" || len(tools) != 1 || tools[0].(map[string]any)["name"] != "add" {
+		var add map[string]any
+		for _, tl := range tools {
+			if m, _ := tl.(map[string]any); m["name"] == "add" {
+				add = m
+			}
+		}
+		// The server's claim is shown; ponder's own mark says it does
+		// not count.
+		claims, _ := add["annotations"].(map[string]any)
+		own, _ := add["ponder"].(map[string]any)
+		if st["status"] != "connected" || st["source"] != "sdk" || claims["readOnly"] != true || own["readOnly"] != false {
 			t.Errorf("mcpServerStatus of calc: %v", st)
 		}
 		if res := r.result(); res["subtype"] != "success" || res["result"] != "Finished adding." {
