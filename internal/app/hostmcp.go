@@ -27,6 +27,11 @@ import (
 // or with an error: the host failed the request, is gone, or ctx ended.
 type MCPHost = mcpclient.HostFunc
 
+// HostMCPServer is one MCP server the host serves, by name, with what the
+// host says of its tools: Deny keeps tools from the model, Ask has them
+// ask before each call. A host can only narrow.
+type HostMCPServer = mcpclient.HostServer
+
 // AttachMCPHost gives the session the way to the host's MCP servers, and
 // starts connecting those the settings or --mcp-config name with type sdk.
 // It needs Options.HostMCP.
@@ -35,12 +40,12 @@ func (a *App) AttachMCPHost(h MCPHost) { a.mcp.AttachHost(h) }
 // ServeHostMCP connects the MCP servers the host says it serves, by name,
 // in the background. A name a configured server of another type has, or
 // one that cannot be part of a tool name, is refused with a warning.
-func (a *App) ServeHostMCP(names []string) {
+func (a *App) ServeHostMCP(servers []HostMCPServer) {
 	if a.mcp == nil {
 		a.emit(event.Notice{Level: "warning", Text: "the host's MCP servers cannot be connected in this run: they need stream-json input and output"})
 		return
 	}
-	for _, p := range a.mcp.Serve(names) {
+	for _, p := range a.mcp.Serve(servers) {
 		a.emit(event.Notice{Level: "warning", Text: p})
 	}
 }

@@ -182,25 +182,33 @@ func TestAgentSDKHostMCPPlanMode(t *testing.T) {
 }
 
 // A deny rule naming the host's tool keeps it from the model and refuses
-// the call before it reaches the host.
+// the call before it reaches the host; so does the host's own
+// always_deny policy for the tool.
 func TestAgentSDKHostMCPDenyRule(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
-		w := newWorld(t, api, addScript()...)
-		r := runHostMCP(t, w, "default", "DISALLOWED=mcp__calc__add")
-		if reqs := w.srv.Requests(); len(reqs) == 0 || slices.Contains(reqs[0].Tools, "mcp__calc__add") {
-			t.Error("a denied tool was offered")
+		for _, how := range []string{"DISALLOWED=mcp__calc__add", "ADD_POLICY=always_deny"} {
+			t.Run(strings.Split(how, "=")[0], func(t *testing.T) { hostMCPDenied(t, api, how) })
 		}
-		if res := resultOf(t, w, "mcp__calc__add"); !failed(res) {
-			t.Errorf("the denied call: %+v", res)
-		}
-		if got := r.reached(t); len(got) != 0 {
-			t.Errorf("a denied call reached the host: %v", got)
-		}
-		if got := r.asked(); len(got) != 0 {
-			t.Errorf("canUseTool was asked about %v", got)
-		}
-		w.allUsed()
 	})
+}
+
+// hostMCPDenied runs the host with env denying its tool add.
+func hostMCPDenied(t *testing.T, api, env string) {
+	w := newWorld(t, api, addScript()...)
+	r := runHostMCP(t, w, "default", env)
+	if reqs := w.srv.Requests(); len(reqs) == 0 || slices.Contains(reqs[0].Tools, "mcp__calc__add") {
+		t.Error("a denied tool was offered")
+	}
+	if res := resultOf(t, w, "mcp__calc__add"); !failed(res) {
+		t.Errorf("the denied call: %+v", res)
+	}
+	if got := r.reached(t); len(got) != 0 {
+		t.Errorf("a denied call reached the host: %v", got)
+	}
+	if got := r.asked(); len(got) != 0 {
+		t.Errorf("canUseTool was asked about %v", got)
+	}
+	w.allUsed()
 }
 
 // A host whose tool never answers holds nothing up for ever: the tool

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/app"
 )
 
 // The host's own MCP servers (the SDK's createSdkMcpServer, type sdk)
@@ -49,6 +50,36 @@ func mcpResponse(payload json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("the answer to mcp_message has no mcp_response")
 	}
 	return r.MCPResponse, nil
+}
+
+// sdkServerConfig is what the host says of one of its servers in
+// initialize (sdkMcpServerConfigs): a permission policy per tool.
+type sdkServerConfig struct {
+	Tools []struct {
+		Name   string `json:"name"`
+		Policy string `json:"permission_policy"`
+	} `json:"tools"`
+}
+
+// hostServers are the servers the host names, with the tools it denies
+// or wants asked about. always_allow grants nothing (a host only
+// narrows), and a policy ponder does not know asks.
+func hostServers(names []string, configs map[string]sdkServerConfig) []app.HostMCPServer {
+	out := make([]app.HostMCPServer, 0, len(names))
+	for _, name := range names {
+		hs := app.HostMCPServer{Name: name}
+		for _, t := range configs[name].Tools {
+			switch t.Policy {
+			case "always_allow":
+			case "always_deny":
+				hs.Deny = append(hs.Deny, t.Name)
+			default:
+				hs.Ask = append(hs.Ask, t.Name)
+			}
+		}
+		out = append(out, hs)
+	}
+	return out
 }
 
 // mcpMessage takes a message one of the host's servers sent on its own.

@@ -81,3 +81,16 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// What the host says of its tools only narrows: always_allow grants
+// nothing, a policy ponder does not know asks.
+func TestHostServerPolicies(t *testing.T) {
+	var cfg map[string]sdkServerConfig
+	_ = json.Unmarshal([]byte(`{"calc": {"tools": [{"name": "a", "permission_policy": "always_deny"}, {"name": "b", "permission_policy": "always_ask"},
+		{"name": "c", "permission_policy": "always_allow"}, {"name": "d", "permission_policy": "sometimes"}]}}`), &cfg)
+	got := hostServers([]string{"calc", "other"}, cfg)
+	if len(got) != 2 || got[0].Name != "calc" || strings.Join(got[0].Deny, ",") != "a" || strings.Join(got[0].Ask, ",") != "b,d" ||
+		got[1].Name != "other" || len(got[1].Deny)+len(got[1].Ask) != 0 {
+		t.Errorf("%+v", got)
+	}
+}

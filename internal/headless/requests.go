@@ -83,9 +83,10 @@ type initRequest struct {
 		Timeout         float64  `json:"timeout"`
 		OnFailure       string   `json:"onFailure"`
 	} `json:"hooks"`
-	SDKMCPServers      []string        `json:"sdkMcpServers"`
-	SystemPrompt       json.RawMessage `json:"systemPrompt"`
-	AppendSystemPrompt string          `json:"appendSystemPrompt"`
+	SDKMCPServers      []string                   `json:"sdkMcpServers"`
+	SDKMCPConfigs      map[string]sdkServerConfig `json:"sdkMcpServerConfigs"`
+	SystemPrompt       json.RawMessage            `json:"systemPrompt"`
+	AppendSystemPrompt string                     `json:"appendSystemPrompt"`
 }
 
 // initialize makes the host one of the SDK's dialect, registers its hooks
@@ -127,7 +128,7 @@ func (c *control) initialize(raw json.RawMessage) (any, error) {
 	if len(r.SDKMCPServers) > 0 {
 		// Connected in the background: their answers come on the input
 		// this request came on. The next turn waits for them.
-		c.app.ServeHostMCP(r.SDKMCPServers)
+		c.app.ServeHostMCP(hostServers(r.SDKMCPServers, r.SDKMCPConfigs))
 	}
 	if replace, ok := promptText(r.SystemPrompt); ok || r.AppendSystemPrompt != "" {
 		c.app.SetSystemPrompt(replace, r.AppendSystemPrompt)

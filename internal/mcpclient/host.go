@@ -41,6 +41,15 @@ func (m *Manager) AttachHost(h HostFunc) {
 	}
 }
 
+// HostServer is one server the host serves, with what the host says of
+// its tools: Deny keeps tools from the model, Ask has them ask before
+// each call (they never count as read-only). A host can only narrow what
+// ponder does with its tools, never widen it.
+type HostServer struct {
+	Name      string
+	Deny, Ask []string
+}
+
 // Serve connects the servers the host says it serves, by name. A name
 // that the settings define with type sdk takes that definition (its tool
 // treatments, its timeouts): only the user's settings can make a host's
@@ -48,12 +57,13 @@ func (m *Manager) AttachHost(h HostFunc) {
 // (so no host's tool can stand in for a configured server's), as is a name
 // that cannot be part of tool names. It returns why each refused name was
 // refused.
-func (m *Manager) Serve(names []string) []string {
+func (m *Manager) Serve(servers []HostServer) []string {
 	if m == nil {
 		return nil
 	}
 	var problems []string
-	for _, name := range names {
+	for _, hs := range servers {
+		name := hs.Name
 		m.mu.Lock()
 		var found *server
 		for _, s := range m.servers {
@@ -84,11 +94,33 @@ func (m *Manager) Serve(names []string) []string {
 			problems = append(problems, fmt.Sprintf("the SDK host serves an MCP server named %s, but a %s server of that name is configured (%s); the host's is not connected", name, found.status().Transport, found.spec.From))
 			continue
 		}
+		found.narrow(hs)
 		if host != nil && found.status().State == StatePending {
 			m.launch(found)
 		}
 	}
 	return problems
+}
+
+// narrow takes what the host says of its server's tools. It only ever
+// adds to what was said: a tool denied stays denied.
+func (s *server) narrow(hs HostServer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(hs.Deny)+len(hs.Ask) == 0 {
+		return
+	}
+	if s.hostSays == nil {
+		s.hostSays = map[string]string{}
+	}
+	for _, t := range hs.Ask {
+		if s.hostSays[t] == "" {
+			s.hostSays[t] = config.MCPToolWrite
+		}
+	}
+	for _, t := range hs.Deny {
+		s.hostSays[t] = config.MCPToolDeny
+	}
 }
 
 // hostedCount is how many servers of the host there are. The caller

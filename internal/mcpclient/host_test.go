@@ -413,7 +413,7 @@ func TestHostedServersWithoutAHostAndByName(t *testing.T) {
 	defer m.Close()
 	h.m = m
 	m.AttachHost(h.send)
-	problems := m.Serve([]string{"calc", "files", "bad__name"})
+	problems := m.Serve([]HostServer{{Name: "calc"}, {Name: "files"}, {Name: "bad__name"}})
 	if len(problems) != 2 || !strings.Contains(problems[0], "configured") || !strings.Contains(problems[1], "bad__name") {
 		t.Errorf("problems %q", problems)
 	}
@@ -433,7 +433,7 @@ func TestHostedServersWithoutAHostAndByName(t *testing.T) {
 		}
 	}
 	// Naming a server again changes nothing.
-	if problems := m.Serve([]string{"calc"}); len(problems) != 0 {
+	if problems := m.Serve([]HostServer{{Name: "calc"}}); len(problems) != 0 {
 		t.Errorf("again: %q", problems)
 	}
 	// Messages for a configured server cannot be slipped in as the
@@ -447,14 +447,50 @@ func TestHostedServersWithoutAHostAndByName(t *testing.T) {
 func TestHostedServersAreBounded(t *testing.T) {
 	m := Start(context.Background(), nil, Options{Hosted: true})
 	defer m.Close()
-	var names []string
+	var names []HostServer
 	for i := range maxHostServers + 5 {
-		names = append(names, fmt.Sprintf("s%d", i))
+		names = append(names, HostServer{Name: fmt.Sprintf("s%d", i)})
 	}
 	if problems := m.Serve(names); len(problems) != 5 || !strings.Contains(problems[0], "at most") {
 		t.Errorf("problems %q", problems)
 	}
 	if n := len(m.Status()); n != maxHostServers {
 		t.Errorf("%d servers", n)
+	}
+}
+
+// What the host says of its tools only narrows: a tool it denies is not
+// offered nor run, one it wants asked about is not read-only even where
+// the user's settings say so; nothing it says makes a tool read-only.
+func TestHostNarrowsItsTools(t *testing.T) {
+	h := newFakeHost(t, calcServer())
+	m := startHosted(t, h, config.MCPServer{Tools: map[string]string{"*": config.MCPToolReadOnly}}, Options{})
+	tools := m.Tools()
+	m.Serve([]HostServer{{Name: "calc", Deny: []string{"slow"}, Ask: []string{"add"}}})
+	// A host saying later that add may be read-only changes nothing.
+	m.Serve([]HostServer{{Name: "calc", Ask: []string{"slow"}}})
+	var names []string
+	for _, tl := range m.Tools() {
+		names = append(names, tl.Name())
+		if tool.MarkedReadOnly(tl) {
+			t.Errorf("%s is read-only though the host asked to be asked", tl.Name())
+		}
+	}
+	if strings.Join(names, ",") != "mcp__calc__add" {
+		t.Errorf("offered %v; the host denies slow", names)
+	}
+	for _, ti := range m.Status()[0].Tools {
+		if ti.Remote == "slow" && ti.Skipped == "" || ti.ReadOnly {
+			t.Errorf("status %+v", ti)
+		}
+	}
+	// A tool taken before the host denied it does not run.
+	for _, tl := range tools {
+		if tl.Name() == "mcp__calc__slow" {
+			call, _ := tl.Prepare(&tool.Env{}, nil)
+			if res := call.Run(context.Background()); !res.IsError || !strings.Contains(res.Content, "denies") {
+				t.Errorf("the denied tool ran: %+v", res)
+			}
+		}
 	}
 }

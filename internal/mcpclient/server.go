@@ -42,6 +42,9 @@ type server struct {
 	host  HostFunc
 	conn  *hostConn
 	ready chan struct{}
+	// hostSays is what the host says of its server's tools, by name:
+	// deny, or write (ask before each call). It only narrows.
+	hostSays map[string]string
 }
 
 func newServer(spec config.MCPSource, o Options) *server {
@@ -66,21 +69,43 @@ func (s *server) status() Status {
 	defer s.mu.Unlock()
 	st := s.st
 	st.Tools = append([]ToolInfo(nil), s.st.Tools...)
+	for i, ti := range st.Tools {
+		switch s.hostSays[ti.Remote] {
+		case config.MCPToolDeny:
+			if ti.Skipped == "" {
+				st.Tools[i].Skipped = "denied by the SDK host"
+			}
+			st.Tools[i].ReadOnly = false
+		case config.MCPToolWrite:
+			st.Tools[i].ReadOnly = false
+		}
+	}
 	return st
 }
 
-// offered returns the server's usable tools.
+// offered returns the server's usable tools: those the settings and the
+// host let through.
 func (s *server) offered() []tool.Tool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st.State != StateConnected && s.st.State != StateClosed {
 		return nil
 	}
-	out := make([]tool.Tool, len(s.tools))
-	for i, t := range s.tools {
-		out[i] = t
+	out := make([]tool.Tool, 0, len(s.tools))
+	for _, t := range s.tools {
+		if s.hostSays[t.remote] != config.MCPToolDeny {
+			out = append(out, t)
+		}
 	}
 	return out
+}
+
+// hostSay is what the host says of one of its server's tools: deny,
+// write (ask first) or nothing.
+func (s *server) hostSay(remote string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hostSays[remote]
 }
 
 // current is the server's session, or an error saying why there is none.

@@ -7,6 +7,7 @@
 //   PERMISSION_MODE  the mode to start in (default: "default")
 //   DISALLOWED       a tool name to pass as disallowedTools, if any
 //   ON_WAIT          "interrupt": the tool wait interrupts the turn
+//   ADD_POLICY       a permission_policy the host declares for add, if any
 // It prints JSON lines: {"kind":"message"|"can_use_tool"|"call"|"error"|"done",…}
 // like driver.mjs; the status of the MCP servers is the "call" named
 // mcpServerStatus, asked once the turn's result arrived.
@@ -60,7 +61,9 @@ const options = {
   cwd: process.env.PROJECT_DIR,
   env: { ...process.env },
   stderr: (s) => process.stderr.write(s),
-  mcpServers: { calc },
+  mcpServers: {
+    calc: process.env.ADD_POLICY ? { ...calc, tools: [{ name: "add", permission_policy: process.env.ADD_POLICY }] } : calc,
+  },
   permissionMode: process.env.PERMISSION_MODE || "default",
   canUseTool: async (name, input, opts) => {
     out({ kind: "can_use_tool", tool: name, input, tool_use_id: opts.toolUseID });
