@@ -150,6 +150,7 @@ func (c *hostConn) response(req *jsonrpc.Request, answer json.RawMessage, err er
 		return &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: why}}
 	}
 	if err != nil {
+		c.logf("MCP server %s (SDK host): %s got no response: %v", c.server, req.Method, err)
 		return fail("the SDK host did not carry %s to its server %s: %v", req.Method, c.server, err)
 	}
 	msg, err := jsonrpc.DecodeMessage(answer)
