@@ -24,7 +24,7 @@ import (
 // the manager, as the SDK does with its control requests. tamper lets a
 // test change or withhold an answer.
 type fakeHost struct {
-	t    *testing.T
+	t    testing.TB
 	conn mcp.Connection
 
 	mu      sync.Mutex
@@ -42,7 +42,7 @@ type fakeHost struct {
 	held      chan string
 }
 
-func newFakeHost(t *testing.T, srv *mcp.Server) *fakeHost {
+func newFakeHost(t testing.TB, srv *mcp.Server) *fakeHost {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
@@ -489,6 +489,35 @@ func TestHostNarrowsItsTools(t *testing.T) {
 			if res := call.Run(context.Background()); !res.IsError || !strings.Contains(res.Content, "denies") {
 				t.Errorf("the denied tool ran: %+v", res)
 			}
+		}
+	}
+}
+
+// BenchmarkHostedCall is one call of a host's tool through the control
+// channel's connection (the host played in process).
+func BenchmarkHostedCall(b *testing.B) {
+	h := newFakeHost(b, calcServer())
+	m := Start(context.Background(), []config.MCPSource{{Name: "calc", Server: config.MCPServer{Type: "sdk"}}}, Options{Hosted: true, Timeout: 10 * time.Second})
+	defer m.Close()
+	h.m = m
+	m.AttachHost(h.send)
+	if err := m.Ready(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	var add tool.Tool
+	for _, tl := range m.Tools() {
+		if tl.Name() == "mcp__calc__add" {
+			add = tl
+		}
+	}
+	if add == nil {
+		b.Fatal("no tool add")
+	}
+	b.ResetTimer()
+	for range b.N {
+		call, _ := add.Prepare(&tool.Env{}, json.RawMessage(`{"a":1,"b":2}`))
+		if res := call.Run(context.Background()); res.Content != "3" {
+			b.Fatalf("%+v", res)
 		}
 	}
 }
