@@ -63,9 +63,10 @@ type Options struct {
 	Allowed         []string
 	Disallowed      []string
 	MaxTurns        int
-	// Tools, when not nil, are the only tools the session has (--tools):
-	// no other tool is offered, and the engine refuses a call of one not
-	// offered. An empty list leaves none.
+	// Tools, when not nil, are the only built-in tools the session has
+	// (--tools): no other is offered, and the engine refuses a call of
+	// one not offered. An empty list leaves none. MCP tools come with
+	// their servers, whatever it says.
 	Tools []string
 
 	// Resume names a session to continue; Continue picks the latest.

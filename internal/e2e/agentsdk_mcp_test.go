@@ -90,43 +90,66 @@ func TestAgentSDKHostMCPTool(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api, addScript()...)
 		r := runHostMCP(t, w, "default")
-		r.checkTypes()
-		if got := r.reached(t); !slices.Equal(got, []string{"add 2+3"}) {
-			t.Errorf("calls that reached the host's tool: %v", got)
-		}
-		reqs := w.srv.Requests()
-		if len(reqs) == 0 {
-			t.Fatal("no request reached the model")
-		}
-		if !slices.Contains(reqs[0].Tools, "mcp__calc__add") {
-			t.Fatalf("the host's tool was not offered: %v", reqs[0].Tools)
-		}
-		if res := resultOf(t, w, "mcp__calc__add"); failed(res) || !strings.Contains(res.Content, "the sum is 5") {
-			t.Errorf("the tool's result in the model's next request: %+v", res)
-		}
-		if got := r.asked(); !slices.Equal(got, []string{"mcp__calc__add"}) {
-			t.Errorf("canUseTool was asked about %v; an MCP tool nobody marked read-only asks", got)
-		}
-		st := r.status(t)
-		tools, _ := st["tools"].([]any)
-		var add map[string]any
-		for _, tl := range tools {
-			if m, _ := tl.(map[string]any); m["name"] == "add" {
-				add = m
+		checkHostMCPTool(t, w, r)
+	})
+}
+
+// A host that turns every built-in tool off (the SDK's tools: []) keeps
+// its own server's tools: the option names built-in tools only.
+func TestAgentSDKHostMCPWithoutBuiltins(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, addScript()...)
+		r := runHostMCP(t, w, "default", "NO_BUILTINS=1")
+		if reqs := w.srv.Requests(); len(reqs) > 0 {
+			for _, name := range reqs[0].Tools {
+				if !strings.HasPrefix(name, "mcp__calc__") {
+					t.Errorf("offered %s though the host turned the built-in tools off", name)
+				}
 			}
 		}
-		// The server's claim is shown; ponder's own mark says it does
-		// not count.
-		claims, _ := add["annotations"].(map[string]any)
-		own, _ := add["ponder"].(map[string]any)
-		if st["status"] != "connected" || st["source"] != "sdk" || claims["readOnly"] != true || own["readOnly"] != false {
-			t.Errorf("mcpServerStatus of calc: %v", st)
-		}
-		if res := r.result(); res["subtype"] != "success" || res["result"] != "Finished adding." {
-			t.Errorf("result %v", res)
-		}
-		w.allUsed()
+		checkHostMCPTool(t, w, r)
 	})
+}
+
+// checkHostMCPTool checks a run in which the host's tool add ran once.
+func checkHostMCPTool(t *testing.T, w *world, r hostMCP) {
+	t.Helper()
+	r.checkTypes()
+	if got := r.reached(t); !slices.Equal(got, []string{"add 2+3"}) {
+		t.Errorf("calls that reached the host's tool: %v", got)
+	}
+	reqs := w.srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	if !slices.Contains(reqs[0].Tools, "mcp__calc__add") {
+		t.Fatalf("the host's tool was not offered: %v", reqs[0].Tools)
+	}
+	if res := resultOf(t, w, "mcp__calc__add"); failed(res) || !strings.Contains(res.Content, "the sum is 5") {
+		t.Errorf("the tool's result in the model's next request: %+v", res)
+	}
+	if got := r.asked(); !slices.Equal(got, []string{"mcp__calc__add"}) {
+		t.Errorf("canUseTool was asked about %v; an MCP tool nobody marked read-only asks", got)
+	}
+	st := r.status(t)
+	tools, _ := st["tools"].([]any)
+	var add map[string]any
+	for _, tl := range tools {
+		if m, _ := tl.(map[string]any); m["name"] == "add" {
+			add = m
+		}
+	}
+	// The server's claim is shown; ponder's own mark says it does
+	// not count.
+	claims, _ := add["annotations"].(map[string]any)
+	own, _ := add["ponder"].(map[string]any)
+	if st["status"] != "connected" || st["source"] != "sdk" || claims["readOnly"] != true || own["readOnly"] != false {
+		t.Errorf("mcpServerStatus of calc: %v", st)
+	}
+	if res := r.result(); res["subtype"] != "success" || res["result"] != "Finished adding." {
+		t.Errorf("result %v", res)
+	}
+	w.allUsed()
 }
 
 // In plan mode the host's tool is neither offered nor run: the call is

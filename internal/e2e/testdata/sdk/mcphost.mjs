@@ -8,6 +8,7 @@
 //   DISALLOWED       a tool name to pass as disallowedTools, if any
 //   ON_WAIT          "interrupt": the tool wait interrupts the turn
 //   ADD_POLICY       a permission_policy the host declares for add, if any
+//   NO_BUILTINS      "1": the host turns every built-in tool off (tools: [])
 // It prints JSON lines: {"kind":"message"|"can_use_tool"|"call"|"error"|"done",…}
 // like driver.mjs; the status of the MCP servers is the "call" named
 // mcpServerStatus, asked once the turn's result arrived.
@@ -71,6 +72,7 @@ const options = {
   },
 };
 if (process.env.DISALLOWED) options.disallowedTools = [process.env.DISALLOWED];
+if (process.env.NO_BUILTINS === "1") options.tools = [];
 
 try {
   q = query({ prompt: prompt(), options });
