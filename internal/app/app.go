@@ -64,9 +64,10 @@ type Options struct {
 	Allowed         []string
 	Disallowed      []string
 	MaxTurns        int
-	// Tools, when not nil, are the only tools the session has (--tools):
-	// no other tool is offered, and the engine refuses a call of one not
-	// offered. An empty list leaves none.
+	// Tools, when not nil, are the only built-in tools the session has
+	// (--tools): no other is offered, and the engine refuses a call of
+	// one not offered. An empty list leaves none. MCP tools come with
+	// their servers, whatever it says.
 	Tools []string
 
 	// Resume names a session to continue; Continue picks the latest.
@@ -128,6 +129,10 @@ type Options struct {
 	// ignoring the servers of every settings file and .mcp.json.
 	MCPConfig       []string
 	StrictMCPConfig bool
+	// HostMCP says the front end can carry MCP messages to servers the
+	// program driving ponder serves itself (type sdk): stream-json
+	// input with a control channel. See AttachMCPHost.
+	HostMCP bool
 	// ReadOnly holds the main conversation to reading, as a read-only
 	// agent is held, whatever the mode (answering questions for another
 	// agent: nothing may change).
@@ -174,6 +179,8 @@ type App struct {
 	skills []skills.Skill
 	// mcp owns the session's MCP servers (nil when there are none).
 	mcp *mcpclient.Manager
+	// hostMCPSaid are the host's MCP servers whose failure was said.
+	hostMCPSaid map[string]bool
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string

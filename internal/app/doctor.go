@@ -69,6 +69,9 @@ func Diagnose(opts Options) Diagnosis {
 		if m.Server.URL != "" && m.Server.Command == "" {
 			kind = "http"
 		}
+		if m.Server.Type == "sdk" {
+			kind = "sdk, served by the program driving ponder"
+		}
 		state := ""
 		if m.Server.Disabled {
 			state = ", disabled"

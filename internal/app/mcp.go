@@ -83,10 +83,15 @@ func (a *App) startMCP() error {
 	if err != nil {
 		return err
 	}
-	if len(srcs) == 0 {
+	if len(srcs) == 0 && !a.opts.HostMCP {
 		return nil
 	}
-	a.mcp = mcpclient.Start(context.Background(), srcs, mcpOptions(a.opts, a.cfg))
+	o := mcpOptions(a.opts, a.cfg)
+	o.Hosted = a.opts.HostMCP
+	o.Logf = func(format string, args ...any) {
+		a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf(format, args...)})
+	}
+	a.mcp = mcpclient.Start(context.Background(), srcs, o)
 	for _, s := range a.mcp.Status() {
 		if s.State == mcpclient.StateFailed {
 			a.warnings = append(a.warnings, fmt.Sprintf("MCP server %s (%s) failed and is skipped: %s", s.Name, s.From, s.Error))
@@ -103,7 +108,7 @@ func mcpStatus(m *mcpclient.Manager) []event.MCPServer {
 	for _, s := range m.Status() {
 		e := event.MCPServer{Name: s.Name, Status: s.State, Error: s.Error, From: s.From, Transport: s.Transport}
 		for _, t := range s.Tools {
-			e.Tools = append(e.Tools, event.MCPTool{Name: t.Name, Remote: t.Remote, ReadOnly: t.ReadOnly, Skipped: t.Skipped})
+			e.Tools = append(e.Tools, event.MCPTool{Name: t.Name, Remote: t.Remote, ReadOnly: t.ReadOnly, Annotated: t.Annotated, Skipped: t.Skipped})
 		}
 		out = append(out, e)
 	}

@@ -99,6 +99,7 @@ func (a *App) Send(ctx context.Context, text string) (TurnResult, error) {
 func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnResult, error) {
 	ctx, done := a.work.track(ctx)
 	defer done()
+	a.adoptHostMCP(ctx)
 	if a.pendingPlan() != nil {
 		return TurnResult{}, fmt.Errorf("%w: answer it first (headless: --approve-plan or --reject-plan)", ErrPlanPending)
 	}
@@ -134,6 +135,7 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, error) {
 	ctx, done := a.work.track(ctx)
 	defer done()
+	a.adoptHostMCP(ctx)
 	p := a.pendingPlan()
 	if p == nil {
 		return TurnResult{}, &UsageError{Msg: fmt.Sprintf("session %s has no plan waiting for approval", a.id)}

@@ -64,7 +64,11 @@ func (a *App) shellPolicy() shellenv.Policy {
 // a rule denies outright is not offered), and a call of anything else is
 // refused by the engine.
 func (a *App) available(t tool.Tool, mode permission.Mode) bool {
-	if a.opts.Tools != nil && !slices.Contains(a.opts.Tools, t.Name()) {
+	// --tools is the set of ponder's own tools, as the Claude Agent
+	// SDK's tools option is of the built-in ones: MCP tools come with
+	// their servers (and a host's own server is often the only tool
+	// it wants the model to have).
+	if a.opts.Tools != nil && t.Kind() != permission.KindExternal && !slices.Contains(a.opts.Tools, t.Name()) {
 		return false
 	}
 	pm := a.cfg.Settings.PlanMode

@@ -84,7 +84,7 @@ func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
 		_ = f.MarkHidden("replay-user-messages")
 	}
 	if free("tools") {
-		f.StringVar(&c.tools, "tools", "", `the only tools the session has, comma-separated ("default": all of them; "": none)`)
+		f.StringVar(&c.tools, "tools", "", `the only built-in tools the session has, comma-separated ("default": all of them; "": none); MCP tools come with their servers`)
 	}
 	const ignored = "accepted for compatibility; no effect in ponder"
 	c.ignored = map[string]*string{}

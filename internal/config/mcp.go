@@ -25,8 +25,10 @@ import (
 // Strings may name environment variables as ${NAME} or ${NAME:-default};
 // ponder's own model credentials are never expanded.
 type MCPServer struct {
-	// Type is "stdio" (the default when Command is set) or "http" (also
-	// "streamable-http"); "sse" is not supported.
+	// Type is "stdio" (the default when Command is set), "http" (also
+	// "streamable-http") or "sdk": a server the program driving ponder
+	// through the Claude Agent SDK serves in its own process, reached
+	// over the stream-json control channel; "sse" is not supported.
 	Type    string            `json:"type,omitempty"`
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
@@ -128,9 +130,14 @@ func CheckMCPServer(name string, s MCPServer) error {
 	case "sse":
 		return fmt.Errorf("the sse transport is not supported; use \"type\": \"http\" (streamable HTTP)")
 	case "sdk":
-		return fmt.Errorf("servers of type sdk live in the program that embeds ponder and are not reachable from this run")
+		// Served by the program that drives ponder through the Claude
+		// Agent SDK, over its control channel; mcpclient says when
+		// there is none.
+		if s.Command != "" || s.URL != "" {
+			return fmt.Errorf("a server of type sdk is served by the SDK host and takes no \"command\" or \"url\"")
+		}
 	default:
-		return fmt.Errorf("type must be stdio or http, not %q", s.Type)
+		return fmt.Errorf("type must be stdio, http or sdk, not %q", s.Type)
 	}
 	for tool, how := range s.Tools {
 		switch how {

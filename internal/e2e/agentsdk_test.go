@@ -30,8 +30,14 @@ type sdkRun struct {
 // runSDK runs a driver scenario against w and returns what the host saw.
 func runSDK(t *testing.T, w *world, scenario string, env ...string) sdkRun {
 	t.Helper()
+	return runSDKDriver(t, w, "driver.mjs", append([]string{"SCENARIO=" + scenario}, env...)...)
+}
+
+// runSDKDriver runs one of the drivers of testdata/sdk against w.
+func runSDKDriver(t *testing.T, w *world, name string, env ...string) sdkRun {
+	t.Helper()
 	modules := nodeModules(t, "@anthropic-ai/claude-agent-sdk")
-	driver, err := filepath.Abs(filepath.Join("testdata", "sdk", "driver.mjs"))
+	driver, err := filepath.Abs(filepath.Join("testdata", "sdk", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +45,8 @@ func runSDK(t *testing.T, w *world, scenario string, env ...string) sdkRun {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", driver)
 	cmd.Dir = w.dir
-	cmd.Env = append(w.env(), "SCENARIO="+scenario, "PONDER_BIN="+ponderBin, "PROJECT_DIR="+w.dir,
-		"SDK_MODULE="+filepath.Join(modules, "@anthropic-ai", "claude-agent-sdk", "sdk.mjs"))
+	cmd.Env = append(w.env(), "PONDER_BIN="+ponderBin, "PROJECT_DIR="+w.dir,
+		"SDK_MODULE="+filepath.Join(modules, "@anthropic-ai", "claude-agent-sdk", "sdk.mjs"), "ZOD_MODULE="+filepath.Join(modules, "zod", "index.js"))
 	cmd.Env = append(cmd.Env, env...)
 	var errb strings.Builder
 	cmd.Stderr = &errb

@@ -72,9 +72,6 @@ type control struct {
 	mu        sync.Mutex
 	questions map[string]event.Question
 	interrupt context.CancelFunc
-	// sdkMCP are the in-process MCP servers a host of the SDK's dialect
-	// named, which ponder does not connect.
-	sdkMCP []string
 }
 
 func newControl(a *app.App, out *writer) *control {

@@ -70,6 +70,9 @@ func Run(ctx context.Context, o Options) int {
 	// With a control channel the host answers questions; without one,
 	// plan approvals follow opts.PlanApproval and nothing else is answered.
 	opts.Interactive = streaming
+	// The channel also carries the messages of the host's own MCP
+	// servers (type sdk).
+	opts.HostMCP = streaming
 	opts.Sink = func(e event.Event) {
 		if ctl != nil {
 			switch e := e.(type) {
@@ -123,6 +126,7 @@ func Run(ctx context.Context, o Options) int {
 		return code
 	}
 
+	a.AttachMCPHost(ctl.calls.mcp)
 	go ctl.read(o.Stdin)
 	if wake := a.TeamWake(); wake != nil {
 		// Messages of the team start turns of their own, queued

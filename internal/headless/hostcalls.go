@@ -40,16 +40,32 @@ func newHostCalls(out *writer) *hostCalls {
 // call sends a control request and waits for its answer or for ctx to end
 // (then the host is told to drop it).
 func (h *hostCalls) call(ctx context.Context, req map[string]any) (json.RawMessage, error) {
+	id, ch, err := h.send(req)
+	if err != nil {
+		return nil, err
+	}
+	return h.wait(ctx, id, ch)
+}
+
+// send writes a control request and returns what its answer will come
+// through.
+func (h *hostCalls) send(req map[string]any) (string, chan hostReply, error) {
 	id := "ponder_" + uuid.NewString()
 	ch := make(chan hostReply, 1)
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return nil, errHostGone
+		return "", nil, errHostGone
 	}
 	h.pending[id] = ch
 	h.mu.Unlock()
 	h.out.line(map[string]any{"type": "control_request", "request_id": id, "request": req})
+	return id, ch, nil
+}
+
+// wait waits for the answer to request id, or for ctx to end (then the
+// host is told to drop it).
+func (h *hostCalls) wait(ctx context.Context, id string, ch chan hostReply) (json.RawMessage, error) {
 	select {
 	case r := <-ch:
 		return r.payload, r.err

@@ -67,8 +67,10 @@ func (c *control) request(n int, id string, raw json.RawMessage) {
 		c.replyWith(id, map[string]any{"mcpServers": c.mcpStatus()}, nil)
 	case "get_context_usage":
 		c.replyWith(id, c.contextUsage(), nil)
+	case "mcp_message":
+		c.mcpMessage(id, raw)
 	default:
-		c.reply(id, fmt.Errorf("unsupported control request %q (ponder answers initialize, set_permission_mode, interrupt, compact, set_model, set_max_thinking_tokens, mcp_status and get_context_usage)", r.Subtype))
+		c.reply(id, fmt.Errorf("unsupported control request %q (ponder answers initialize, set_permission_mode, interrupt, compact, set_model, set_max_thinking_tokens, mcp_status, mcp_message and get_context_usage)", r.Subtype))
 	}
 }
 
@@ -81,9 +83,10 @@ type initRequest struct {
 		Timeout         float64  `json:"timeout"`
 		OnFailure       string   `json:"onFailure"`
 	} `json:"hooks"`
-	SDKMCPServers      []string        `json:"sdkMcpServers"`
-	SystemPrompt       json.RawMessage `json:"systemPrompt"`
-	AppendSystemPrompt string          `json:"appendSystemPrompt"`
+	SDKMCPServers      []string                   `json:"sdkMcpServers"`
+	SDKMCPConfigs      map[string]sdkServerConfig `json:"sdkMcpServerConfigs"`
+	SystemPrompt       json.RawMessage            `json:"systemPrompt"`
+	AppendSystemPrompt string                     `json:"appendSystemPrompt"`
 }
 
 // initialize makes the host one of the SDK's dialect, registers its hooks
@@ -123,10 +126,9 @@ func (c *control) initialize(raw json.RawMessage) (any, error) {
 		c.app.Emit(event.Notice{Level: "warning", Text: "ponder runs PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact and Notification hooks; these are not run: " + strings.Join(skipped, ", ")})
 	}
 	if len(r.SDKMCPServers) > 0 {
-		c.mu.Lock()
-		c.sdkMCP = append([]string(nil), r.SDKMCPServers...)
-		c.mu.Unlock()
-		c.app.Emit(event.Notice{Level: "warning", Text: "ponder does not connect in-process SDK MCP servers; their tools are not offered: " + strings.Join(r.SDKMCPServers, ", ")})
+		// Connected in the background: their answers come on the input
+		// this request came on. The next turn waits for them.
+		c.app.ServeHostMCP(hostServers(r.SDKMCPServers, r.SDKMCPConfigs))
 	}
 	if replace, ok := promptText(r.SystemPrompt); ok || r.AppendSystemPrompt != "" {
 		c.app.SetSystemPrompt(replace, r.AppendSystemPrompt)
@@ -166,17 +168,6 @@ func promptText(raw json.RawMessage) (string, bool) {
 		return s, strings.TrimSpace(s) != ""
 	}
 	return "", false
-}
-
-// mcpStatus lists the MCP servers of the session as the SDK reads them.
-func (c *control) mcpStatus() []any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := []any{}
-	for _, name := range c.sdkMCP {
-		out = append(out, map[string]any{"name": name, "status": "failed", "error": "ponder does not connect in-process SDK MCP servers"})
-	}
-	return out
 }
 
 // contextUsage is how full the model's context is.

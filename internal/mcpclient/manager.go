@@ -30,6 +30,9 @@ const (
 	// StateClosed is a server that was running and went away (it
 	// exited, or its connection broke).
 	StateClosed = "closed"
+	// StatePending is a server of the SDK host (type sdk) that waits
+	// for the host, or is connecting in the background.
+	StatePending = "pending"
 )
 
 // DefaultTimeout is how long a server may take to start and list its
@@ -61,6 +64,13 @@ type Options struct {
 	ToolTimeout time.Duration
 	// Version is ponder's version, told to servers.
 	Version string
+	// Hosted says a host program may serve servers of type sdk later
+	// (Manager.AttachHost): ponder runs with stream-json input and
+	// output. Without it such servers fail, saying what they need.
+	Hosted bool
+	// Logf notes what a host's servers did that was ignored (nil: not
+	// noted).
+	Logf func(format string, args ...any)
 }
 
 // ToolInfo describes one tool of a server as the session sees it.
@@ -91,8 +101,17 @@ type Status struct {
 
 // Manager owns a session's MCP servers.
 type Manager struct {
+	o Options
+	// ctx ends when the manager closes; servers connecting in the
+	// background stop with it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	closed sync.Once
+
+	mu      sync.Mutex
 	servers []*server
-	closed  sync.Once
+	// host carries messages to the SDK host's servers, once attached.
+	host HostFunc
 }
 
 // Start connects to every server in specs at once and waits until each
@@ -105,7 +124,8 @@ func Start(ctx context.Context, specs []config.MCPSource, o Options) *Manager {
 	if o.ToolTimeout <= 0 {
 		o.ToolTimeout = DefaultToolTimeout
 	}
-	m := &Manager{}
+	m := &Manager{o: o}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, spec := range specs {
 		s := newServer(spec, o)
@@ -116,6 +136,14 @@ func Start(ctx context.Context, specs []config.MCPSource, o Options) *Manager {
 		}
 		if err := config.CheckMCPServer(spec.Name, spec.Server); err != nil {
 			s.setState(StateFailed, err.Error())
+			continue
+		}
+		if s.hosted() {
+			if o.Hosted {
+				s.setState(StatePending, "waiting for the SDK host to serve it")
+			} else {
+				s.setState(StateFailed, errNeedsHost)
+			}
 			continue
 		}
 		wg.Add(1)
@@ -134,10 +162,17 @@ func (m *Manager) Tools() []tool.Tool {
 		return nil
 	}
 	var out []tool.Tool
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		out = append(out, s.offered()...)
 	}
 	return out
+}
+
+// list is the servers, as they are now.
+func (m *Manager) list() []*server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*server(nil), m.servers...)
 }
 
 // Status reports every server, in the order they were configured.
@@ -145,8 +180,9 @@ func (m *Manager) Status() []Status {
 	if m == nil {
 		return nil
 	}
-	out := make([]Status, len(m.servers))
-	for i, s := range m.servers {
+	servers := m.list()
+	out := make([]Status, len(servers))
+	for i, s := range servers {
 		out[i] = s.status()
 	}
 	return out
@@ -158,8 +194,9 @@ func (m *Manager) Close() {
 		return
 	}
 	m.closed.Do(func() {
+		m.cancel()
 		var wg sync.WaitGroup
-		for _, s := range m.servers {
+		for _, s := range m.list() {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

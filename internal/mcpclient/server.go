@@ -36,12 +36,24 @@ type server struct {
 	// proc is the stdio server's process, nil for HTTP servers.
 	proc   *process
 	stderr *tail
+	// host carries messages to a server of the SDK host (type sdk), conn
+	// is its connection once opened, and ready closes when its start in
+	// the background is over.
+	host  HostFunc
+	conn  *hostConn
+	ready chan struct{}
+	// hostSays is what the host says of its server's tools, by name:
+	// deny, or write (ask before each call). It only narrows.
+	hostSays map[string]string
 }
 
 func newServer(spec config.MCPSource, o Options) *server {
 	transport := "stdio"
-	if spec.Server.Type == "http" || spec.Server.Type == "streamable-http" {
+	switch spec.Server.Type {
+	case "http", "streamable-http":
 		transport = "http"
+	case "sdk":
+		transport = "sdk"
 	}
 	return &server{spec: spec, o: o, st: Status{Name: spec.Name, From: spec.From, Transport: transport}, stderr: &tail{}}
 }
@@ -57,21 +69,43 @@ func (s *server) status() Status {
 	defer s.mu.Unlock()
 	st := s.st
 	st.Tools = append([]ToolInfo(nil), s.st.Tools...)
+	for i, ti := range st.Tools {
+		switch s.hostSays[ti.Remote] {
+		case config.MCPToolDeny:
+			if ti.Skipped == "" {
+				st.Tools[i].Skipped = "denied by the SDK host"
+			}
+			st.Tools[i].ReadOnly = false
+		case config.MCPToolWrite:
+			st.Tools[i].ReadOnly = false
+		}
+	}
 	return st
 }
 
-// offered returns the server's usable tools.
+// offered returns the server's usable tools: those the settings and the
+// host let through.
 func (s *server) offered() []tool.Tool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st.State != StateConnected && s.st.State != StateClosed {
 		return nil
 	}
-	out := make([]tool.Tool, len(s.tools))
-	for i, t := range s.tools {
-		out[i] = t
+	out := make([]tool.Tool, 0, len(s.tools))
+	for _, t := range s.tools {
+		if s.hostSays[t.remote] != config.MCPToolDeny {
+			out = append(out, t)
+		}
 	}
 	return out
+}
+
+// hostSay is what the host says of one of its server's tools: deny,
+// write (ask first) or nothing.
+func (s *server) hostSay(remote string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hostSays[remote]
 }
 
 // current is the server's session, or an error saying why there is none.
@@ -124,7 +158,13 @@ func (s *server) start(ctx context.Context) {
 	// (which would let a server spend ponder's model on its own
 	// prompts), no elicitation.
 	client := mcp.NewClient(&mcp.Implementation{Name: "ponder", Version: s.o.Version}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
-	cs, err := client.Connect(sctx, transport, nil)
+	var sessOpts *mcp.ClientSessionOptions
+	if s.hosted() {
+		// The SDK's servers speak the handshake of this version; asking
+		// them to discover first only costs a refused round trip.
+		sessOpts = &mcp.ClientSessionOptions{ProtocolVersion: hostProtocolVersion}
+	}
+	cs, err := client.Connect(sctx, transport, sessOpts)
 	if err == nil {
 		err = s.listTools(sctx, cs)
 		if err != nil {
@@ -134,6 +174,15 @@ func (s *server) start(ctx context.Context) {
 	if err == nil && !stop() {
 		err = sctx.Err() // timed out as the listing finished
 		_ = cs.Close()
+	}
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if err == nil && closing {
+		// The session closed while the server connected.
+		_ = cs.Close()
+		s.cleanup()
+		return
 	}
 	if err != nil {
 		if sctx.Err() != nil && ctx.Err() == nil {
@@ -195,6 +244,20 @@ func (s *server) explain(err error) string {
 func (s *server) transport() (mcp.Transport, error) {
 	def := s.spec.Server
 	expand := func(v string) (string, error) { return config.ExpandEnv(v, s.o.Getenv, s.o.Credential) }
+	if s.hosted() {
+		s.mu.Lock()
+		host := s.host
+		s.mu.Unlock()
+		if host == nil {
+			return nil, fmt.Errorf("%s", errNeedsHost)
+		}
+		opened := func(c *hostConn) {
+			s.mu.Lock()
+			s.conn = c
+			s.mu.Unlock()
+		}
+		return &hostTransport{server: s.spec.Name, send: host, logf: s.o.Logf, opened: opened}, nil
+	}
 	if s.st.Transport == "http" {
 		url, err := expand(def.URL)
 		if err != nil {
@@ -275,22 +338,29 @@ func (s *server) close() {
 	s.mu.Unlock()
 }
 
-// kill stops a stdio server and everything it started, at once.
+// kill stops a stdio server and everything it started, at once; a
+// host's server has its connection closed.
 func (s *server) kill() {
 	s.mu.Lock()
-	p := s.proc
+	p, c := s.proc, s.conn
 	s.mu.Unlock()
 	p.kill()
+	if c != nil {
+		_ = c.Close()
+	}
 }
 
 // cleanup kills what is left of a stdio server and lets the process
-// tracker forget it.
+// tracker forget it; a host's server has its connection closed.
 func (s *server) cleanup() {
 	s.mu.Lock()
-	p := s.proc
+	p, c := s.proc, s.conn
 	s.mu.Unlock()
 	p.kill()
 	p.done()
+	if c != nil {
+		_ = c.Close()
+	}
 }
 
 // headerTransport adds the server definition's headers to each request.

@@ -91,6 +91,7 @@ func (s *server) newTool(t *mcp.Tool, seen map[string]bool) (*mcpTool, ToolInfo)
 		// only the user's settings make a tool read-only.
 		info.ReadOnly = false
 	}
+
 	schema, why := inputSchema(t.InputSchema)
 	if why != "" {
 		info.Skipped = why
@@ -179,8 +180,9 @@ type mcpTool struct {
 	readOnly bool
 }
 
-// ReadOnly says whether the tool counts as read-only (tool.ReadOnlyMarker).
-func (t *mcpTool) ReadOnly() bool { return t.readOnly }
+// ReadOnly says whether the tool counts as read-only (tool.ReadOnlyMarker):
+// the user's settings said so, and no host has said to ask first.
+func (t *mcpTool) ReadOnly() bool { return t.readOnly && t.server.hostSay(t.remote) == "" }
 
 // Prepare takes the input as the arguments of the call; it must be a
 // JSON object (or nothing).
@@ -204,11 +206,14 @@ type mcpCall struct {
 // Access declares an external call; the agent loop adds the name, kind
 // and read-only mark.
 func (c *mcpCall) Access() permission.Access {
-	return permission.Access{Kind: permission.KindExternal, ReadOnly: c.t.readOnly}
+	return permission.Access{Kind: permission.KindExternal, ReadOnly: c.t.ReadOnly()}
 }
 
 // Run calls the tool on its server and renders the result as text.
 func (c *mcpCall) Run(ctx context.Context) tool.Result {
+	if c.t.server.hostSay(c.t.remote) == config.MCPToolDeny {
+		return tool.Errorf("The SDK host denies calls of %s.", c.t.Name())
+	}
 	cs, err := c.t.server.current()
 	if err != nil {
 		return tool.Errorf("%v", err)
