@@ -4,14 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // This file is images: an @-mentioned image file is sent to the model as
@@ -57,12 +56,9 @@ func (a *App) attachImage(m mention, _ string) ([]llm.Block, error) {
 // its type, not its name: a file that is no PNG, JPEG, GIF or WebP image
 // is refused, as is one larger than MaxImageBytes.
 func ReadImage(path string) (llm.Block, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return llm.Block{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
+	// Only a regular file, opened without blocking: a named pipe called
+	// shot.png must not hold the turn.
+	data, err := smallfile.Prefix(path, MaxImageBytes)
 	if err != nil {
 		return llm.Block{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
@@ -74,7 +75,14 @@ func TestImagesThatAreNotOrMayNotBeAreRefused(t *testing.T) {
 	w.write("fake.png", "API_TOKEN=hunter2\n")
 	w.write("private/shot.png", string(tinyPNG(t)))
 	writeConfigFile(t, filepath.Join(w.cfg, "settings.json"), `{"permissions":{"deny":["Read(private/**)"]}}`)
-	o := w.mustRun(0, "", "-p", "look at @fake.png and @private/shot.png")
+	// A named pipe called like an image is refused without waiting on it.
+	if err := syscall.Mkfifo(filepath.Join(w.dir, "pipe.png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := w.mustRun(0, "", "-p", "look at @fake.png and @private/shot.png and @pipe.png")
+	if !strings.Contains(o.stderr, "@pipe.png is not attached") {
+		t.Fatalf("the pipe was not refused: %s", o.stderr)
+	}
 	if imgs := lastImages(w); len(imgs) != 0 {
 		t.Fatalf("sent %d images", len(imgs))
 	}
