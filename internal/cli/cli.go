@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -114,8 +115,33 @@ func Main() int {
 	defer shutdown()
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	go exitIfStuck(ctx, stuckGrace, func() { shutdown(); os.Exit(130) })
 	stdin := IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
 	return Run(ctx, os.Args[1:], stdin)
+}
+
+// stuckGrace is how long ponder may take to wind down after a stop
+// signal before it gives up on a clean end.
+const stuckGrace = 10 * time.Second
+
+// exitIfStuck ends ponder when a stop signal has been received and the
+// process is still running after stuckGrace, or at once on a second stop
+// signal: a system call that ignores cancellation (an open that waits on
+// a device, a file system that hangs) must not make ponder unkillable
+// short of SIGKILL. exit kills what ponder started and ends it.
+func exitIfStuck(ctx context.Context, grace time.Duration, exit func()) {
+	<-ctx.Done()
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, stopSignals...)
+	defer signal.Stop(again)
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-again:
+	case <-timer.C:
+		fmt.Fprintln(os.Stderr, "ponder: still busy after the stop signal; exiting")
+	}
+	exit()
 }
 
 // Run executes the command line args.
