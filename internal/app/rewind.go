@@ -162,7 +162,7 @@ func (a *App) Rewind(n int, what string) (RewindResult, error) {
 		return res, fmt.Errorf("the conversation of turn %d is gone (compacted or cleared since); rewind its files only", n)
 	}
 	if res.Files {
-		rep, err := a.checkpoints.Restore(n)
+		rep, err := a.checkpoints.RestoreChecked(n, a.mayRestore)
 		if err != nil {
 			return res, err
 		}
@@ -220,4 +220,15 @@ func (r *running) busy() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.cancels) > 0
+}
+
+// mayRestore is the permission check of a file a rewind would put back.
+// The rewind is the user's own act, so a question counts as answered;
+// but a deny rule wins over it as over everything else.
+func (a *App) mayRestore(path string) error {
+	pc := permission.Context{Mode: a.plan.Mode()}
+	if d := a.perm.Decide(pc, permission.Access{Tool: "Edit", Kind: permission.KindWrite, Paths: []string{path}}); d.Behavior == permission.Deny {
+		return fmt.Errorf("%s", d.Reason)
+	}
+	return nil
 }

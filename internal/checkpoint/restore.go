@@ -68,13 +68,24 @@ func (s *Store) Plan(n int) ([]File, []Command, error) {
 // and named in the report, when its content was not kept, when its path
 // now leads through a symbolic link or to something that is not a
 // regular file, or when writing fails.
-func (s *Store) Restore(n int) (Report, error) {
+func (s *Store) Restore(n int) (Report, error) { return s.RestoreChecked(n, nil) }
+
+// RestoreChecked is Restore with a check of each file before it is
+// touched: a file check refuses is left alone and named in the report
+// with the check's reason.
+func (s *Store) RestoreChecked(n int, check func(path string) error) (Report, error) {
 	files, cmds, err := s.Plan(n)
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{Commands: cmds}
 	for _, f := range files {
+		if check != nil {
+			if err := check(f.Path); err != nil {
+				rep.Failed = append(rep.Failed, Failure{Path: f.Path, Reason: err.Error()})
+				continue
+			}
+		}
 		what, err := s.restore(f)
 		switch {
 		case err != nil:

@@ -114,6 +114,24 @@ func TestRewindDoesNotFollowALinkOutOfTheProject(t *testing.T) {
 	}
 }
 
+// A deny rule added since the turn keeps its file as it is: a rewind is
+// the user's own act, but no act of ponder's writes a denied file.
+func TestRewindLeavesDeniedFilesAlone(t *testing.T) {
+	w := newWorld(t, "openai", editTurn("edit both")...)
+	w.write("a.txt", "A0\n")
+	w.write("b.txt", "B0\n")
+	id := "9d81b2a4-c536-4be2-93f4-7f8091a2b3c4"
+	w.mustRun(0, "", "-p", "edit both", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(touch:*)", "--session-id", id)
+	writeConfigFile(t, filepath.Join(w.cfg, "settings.json"), `{"permissions":{"deny":["Edit(a.txt)"]}}`)
+	o := w.mustRun(0, "", "-p", "--resume", id, "--rewind-to", "1", "--rewind", "files")
+	if w.read("a.txt") != "A1\n" {
+		t.Fatalf("the rewind wrote a denied file: %q", w.read("a.txt"))
+	}
+	if w.read("b.txt") != "B0\n" || !strings.Contains(o.stdout, "Not restored") || !strings.Contains(o.stdout, "Edit(a.txt)") {
+		t.Fatalf("b %q, report:\n%s", w.read("b.txt"), o.stdout)
+	}
+}
+
 // Approve the plan, and undo its implementation: the files go back, the
 // plan stays.
 func TestRewindUndoesAnApprovedPlansImplementation(t *testing.T) {
