@@ -14,6 +14,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/runguard"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -59,6 +60,9 @@ type Config struct {
 	// Hooks run before and after tool calls and when the model would end
 	// the turn (nil: none).
 	Hooks *hooks.Registry
+	// Guard puts back the files that decide what ponder runs when a call
+	// the user did not approve one by one changed them (nil: none).
+	Guard *runguard.Guard
 
 	// AutoCompact, when set, runs before each model request with the size
 	// of the last request's context in tokens; it may compact the

@@ -152,6 +152,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	if refused || g.IsError {
 		return g.Result
 	}
+	asked := g.asked
 	if g.updated != nil {
 		// The one who approved the call changed its input: the new
 		// input is judged again from the start, and only what the rules
@@ -169,7 +170,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
 	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc, Tool: t.Name(), Kind: t.Kind()})
-	out := call.Run(tool.WithConfinement(runCtx, confine))
+	out := a.guarded(use, pc, asked, func() tool.Result { return call.Run(tool.WithConfinement(runCtx, confine)) })
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
 	}
@@ -196,10 +197,12 @@ func (a *Agent) gate(ctx context.Context, use llm.Block, access permission.Acces
 }
 
 // gateResult is a gate's ruling: an error result when the call may not
-// run, and the input the approver replaced the call's with, if any.
+// run, the input the approver replaced the call's with, if any, and
+// whether the user approved this very call.
 type gateResult struct {
 	tool.Result
 	updated json.RawMessage
+	asked   bool
 }
 
 // regate judges a call again after its approver changed its input. A
@@ -258,7 +261,7 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 			if ans.Always && q.Suggest != "" {
 				_ = a.cfg.Perm.AddAllow(q.Suggest)
 			}
-			out := gateResult{}
+			out := gateResult{asked: true}
 			if mayUpdate && len(ans.UpdatedInput) > 0 && !sameJSON(ans.UpdatedInput, use.Input) {
 				out.updated = ans.UpdatedInput
 			}
@@ -321,4 +324,30 @@ func excerpt(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// guarded runs a call under the session's guard of the files that decide
+// what ponder runs next: unless the user approved this very call (or
+// chose bypass mode), what it changed of them is put back and the model
+// and the user are told.
+func (a *Agent) guarded(use llm.Block, pc permission.Context, asked bool, run func() tool.Result) tool.Result {
+	g := a.cfg.Guard
+	if g == nil || pc.Mode == permission.ModeBypass {
+		return run()
+	}
+	if asked {
+		defer g.Approved()()
+		return run()
+	}
+	snap := g.Take()
+	out := run()
+	for _, c := range snap.Restore() {
+		msg := fmt.Sprintf("%s changed %s, a file that decides what ponder runs (hooks, MCP servers, permission rules); changing it needs the user's own yes, so ponder put it back.", use.Name, c.Path)
+		if c.Err != nil {
+			msg = fmt.Sprintf("%s changed %s, a file that decides what ponder runs (hooks, MCP servers, permission rules), without the user's own yes, and ponder could not put it back: %v.", use.Name, c.Path, c.Err)
+		}
+		a.cfg.Emit(event.Notice{Level: "warning", Text: msg})
+		out.Content = strings.TrimRight(out.Content, "\n") + "\n\n" + msg
+	}
+	return out
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/mcpclient"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/runguard"
 	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/skills"
@@ -216,6 +217,7 @@ type App struct {
 	// hooks are the session's hooks, from Options and front ends;
 	// startHooksRan says the SessionStart hooks ran.
 	hooks         *hooks.Registry
+	guard         *runguard.Guard
 	startHooksRan bool
 	// observing counts the Notification hooks running, which Close
 	// lets finish for a moment.
@@ -290,6 +292,7 @@ func New(opts Options) (*App, error) {
 		a.asker = dontAsk{next: a.asker}
 	}
 	a.hooks = hooks.New(a.hookBase)
+	a.guard = runGuard(a.dir, a.cfg.ConfigDir)
 	for _, m := range opts.Hooks {
 		if err := a.AddHook(m); err != nil {
 			return nil, &UsageError{Msg: err.Error()}

@@ -183,6 +183,7 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 		Log:       a.log,
 		ReadOnly:  a.opts.ReadOnly,
 		Hooks:     a.hooks,
+		Guard:     a.guard,
 
 		AutoCompact: a.autoCompact,
 	}, history)

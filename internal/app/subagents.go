@@ -136,6 +136,7 @@ func (l *launcher) config(def agentdef.Definition, id string, log *session.Write
 		Emit:        a.emit,
 		Log:         log,
 		Hooks:       a.hooks,
+		Guard:       a.guard,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -693,5 +694,51 @@ printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDeci
 			t.Errorf("the ordinary write did not go through: %s", res[2].Content)
 		}
 		w.allUsed()
+	})
+}
+
+// Whatever the spelling, a command an allow rule lets through does not
+// leave a file that decides what ponder runs changed: not through cp's
+// target directory, a glob, an archive it extracts, nor in the user's
+// own settings. The change is put back and the model told.
+func TestAllowedCommandsDoNotPlantHooks(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api)
+		evil := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch hook-ran"}]}]}}`
+		w.write("kit/settings.local.json", evil)
+		w.write("kit/settings.json", evil)
+		w.write(".ponder/settings.json", `{}`)
+		if out, err := exec.Command("tar", "-C", filepath.Join(w.dir, "kit"), "-cf", filepath.Join(w.dir, "kit.tar"), "--transform", "s,^,.ponder/,", "settings.local.json").CombinedOutput(); err != nil {
+			t.Fatalf("tar: %v %s", err, out)
+		}
+		w.srv.Add(calls("plant",
+			bashCall("cp -t .ponder kit/settings.local.json"),
+			bashCall("cp kit/settings.json .pond?r/"),
+			bashCall("tar -xf kit.tar"),
+			bashCall("cp -t "+w.cfg+" kit/settings.json"),
+			bashCall("cp kit/settings.json fine.json"))...)
+		w.userSettings(`{"permissions":{"allow":["Bash(cp:*)","Bash(tar:*)"]}}`)
+		w.mustRun(0, "", "-p", "plant", "--permission-mode", "acceptEdits", "--trust")
+		res := lastResults(t, w, 5)
+		for i := range 4 {
+			if !strings.Contains(res[i].Content, "put it back") {
+				t.Errorf("call %d: the model was not told: %s", i, res[i].Content)
+			}
+		}
+		if w.read(".ponder/settings.local.json") != "<missing>" || w.read(".ponder/settings.json") != "{}" {
+			t.Errorf("project settings planted: local %q, shared %q", w.read(".ponder/settings.local.json"), w.read(".ponder/settings.json"))
+		}
+		if data, _ := os.ReadFile(filepath.Join(w.cfg, "settings.json")); strings.Contains(string(data), "hook-ran") {
+			t.Errorf("user settings planted: %s", data)
+		}
+		if w.read("fine.json") != evil {
+			t.Errorf("an ordinary copy did not happen: %s", res[4].Content)
+		}
+		// The next session runs no planted hook.
+		w.srv.Add(fakemodel.Reply{Name: "next", When: fakemodel.Match{LastUser: "next"}, Text: "ok"})
+		w.mustRun(0, "", "-p", "next", "--trust")
+		if w.read("hook-ran") != "<missing>" {
+			t.Error("a planted hook ran in the next session")
+		}
 	})
 }

@@ -1,0 +1,192 @@
+// Package runguard keeps the files that decide what ponder runs next
+// (its settings, which hold hooks, MCP servers and permission rules, and
+// .mcp.json) as they were across a tool call the user did not approve
+// one by one.
+//
+// The permission engine asks before a call whose words show it writes
+// one of these files; but a program can write a file its words do not
+// name (tar x, git apply, cp -t with a glob, a script). Whatever the
+// spelling, the guard compares the files before and after such a call
+// and puts back what changed, so a rule that allows a command never
+// becomes the way a model plants a hook for the next session.
+package runguard
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/ponder-agent/ponder/internal/atomicfile"
+	"github.com/ponder-agent/ponder/internal/smallfile"
+)
+
+// maxBytes bounds what the guard keeps of a file; a larger one is only
+// noticed, not put back (no settings file ponder reads is that large).
+const maxBytes = 1 << 20
+
+// Guard watches a fixed list of files. One guard serves every agent of
+// a session, so that it knows when a call the user approved runs beside
+// a guarded one.
+type Guard struct {
+	paths []string
+
+	mu       sync.Mutex
+	approved int    // calls the user approved that are running now
+	epoch    uint64 // counts the starts and ends of those calls
+}
+
+// Approved notes that a call the user approved is running, until done
+// is called: what it changes is the user's choice, and a guarded call
+// running meanwhile cannot tell its changes from that one's, so it puts
+// nothing back.
+func (g *Guard) Approved() (done func()) {
+	if g == nil {
+		return func() {}
+	}
+	g.mu.Lock()
+	g.approved++
+	g.epoch++
+	g.mu.Unlock()
+	return func() {
+		g.mu.Lock()
+		g.approved--
+		g.epoch++
+		g.mu.Unlock()
+	}
+}
+
+// quiet reports whether no approved call ran since epoch e.
+func (g *Guard) quiet(e uint64) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.approved == 0 && g.epoch == e
+}
+
+// New returns a guard of the files at paths (absolute).
+func New(paths ...string) *Guard {
+	return &Guard{paths: append([]string(nil), paths...)}
+}
+
+// state is what the guard knows of one file.
+type state struct {
+	exists bool
+	link   string // the target, when the path is a symbolic link
+	data   []byte // the content (through a link), when kept
+	kept   bool   // data holds the whole content
+	mode   fs.FileMode
+}
+
+func (s state) same(o state) bool {
+	return s.exists == o.exists && s.link == o.link && s.kept == o.kept && s.mode == o.mode && bytes.Equal(s.data, o.data)
+}
+
+// Snapshot is the files' state at one moment.
+type Snapshot struct {
+	g     *Guard
+	epoch uint64
+	files []state
+}
+
+// Take records the files as they are now.
+func (g *Guard) Take() Snapshot {
+	if g == nil {
+		return Snapshot{}
+	}
+	g.mu.Lock()
+	s := Snapshot{g: g, epoch: g.epoch, files: make([]state, len(g.paths))}
+	g.mu.Unlock()
+	for i, p := range g.paths {
+		s.files[i] = read(p)
+	}
+	return s
+}
+
+func read(path string) state {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return state{}
+	}
+	st := state{exists: true, mode: info.Mode()}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		st.link, _ = os.Readlink(path)
+		if target, err := os.Stat(path); err == nil {
+			st.mode = fs.ModeSymlink | target.Mode().Perm()
+		}
+	}
+	if data, err := smallfile.Read(path, maxBytes); err == nil {
+		st.data, st.kept = data, true
+	}
+	return st
+}
+
+// Change is one file a call changed, and whether it was put back.
+type Change struct {
+	Path string
+	// Err says why the file could not be put back; nil when it was.
+	Err error
+}
+
+// Restore compares the files with the snapshot and puts back each one
+// that changed: its content, its link, or its absence. A file whose
+// content was not kept is reported with an error. When a call the user
+// approved ran meanwhile, nothing is put back.
+func (s Snapshot) Restore() []Change {
+	if s.g == nil || !s.g.quiet(s.epoch) {
+		return nil
+	}
+	var out []Change
+	for i, p := range s.g.paths {
+		before := s.files[i]
+		if read(p).same(before) {
+			continue
+		}
+		out = append(out, Change{Path: p, Err: putBack(p, before)})
+	}
+	return out
+}
+
+// putBack makes the file at path as before was.
+func putBack(path string, before state) error {
+	now, err := os.Lstat(path)
+	exists := err == nil
+	if exists && now.IsDir() {
+		return errors.New("it is now a directory")
+	}
+	switch {
+	case !before.exists:
+		if exists {
+			return os.Remove(path)
+		}
+		return nil
+	case before.link != "":
+		if exists && (now.Mode()&fs.ModeSymlink == 0 || readlink(path) != before.link) {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+			return os.Symlink(before.link, path)
+		}
+		if !exists {
+			return os.Symlink(before.link, path)
+		}
+		// The same link: what it leads to changed.
+		if !before.kept {
+			return errors.New("its earlier content was too large to keep")
+		}
+		return atomicfile.Write(path, before.data, before.mode.Perm())
+	case !before.kept:
+		return errors.New("its earlier content was too large to keep")
+	}
+	if exists && now.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+	}
+	return atomicfile.WriteNoFollow(path, before.data, before.mode.Perm())
+}
+
+func readlink(path string) string {
+	l, _ := os.Readlink(path)
+	return l
+}

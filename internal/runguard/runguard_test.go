@@ -1,0 +1,98 @@
+package runguard
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Whatever a call does to a watched file (create it, change it, remove
+// it, put a link in its place, change what its link leads to), Restore
+// makes it as it was and names it.
+func TestRestorePutsBackEveryKindOfChange(t *testing.T) {
+	dir := t.TempDir()
+	created := filepath.Join(dir, "created.json")
+	changed := filepath.Join(dir, "changed.json")
+	removed := filepath.Join(dir, "removed.json")
+	linked := filepath.Join(dir, "linked.json")
+	through := filepath.Join(dir, "through.json")
+	target := filepath.Join(dir, "target.json")
+	untouched := filepath.Join(dir, "untouched.json")
+	for _, p := range []string{changed, removed, linked, target, untouched} {
+		if err := os.WriteFile(p, []byte(`{"was":"`+filepath.Base(p)+`"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(target, through); err != nil {
+		t.Fatal(err)
+	}
+	g := New(created, changed, removed, linked, through, untouched)
+	snap := g.Take()
+
+	os.WriteFile(created, []byte("hooks"), 0o644)
+	os.WriteFile(changed, []byte("hooks"), 0o644)
+	os.Remove(removed)
+	os.Remove(linked)
+	os.Symlink(filepath.Join(dir, "elsewhere"), linked)
+	os.WriteFile(target, []byte("hooks"), 0o644)
+
+	got := map[string]bool{}
+	for _, c := range snap.Restore() {
+		if c.Err != nil {
+			t.Errorf("%s: %v", c.Path, c.Err)
+		}
+		got[c.Path] = true
+	}
+	for _, p := range []string{created, changed, removed, linked, through} {
+		if !got[p] {
+			t.Errorf("%s not reported", p)
+		}
+	}
+	if got[untouched] {
+		t.Error("an untouched file was reported")
+	}
+	if _, err := os.Lstat(created); !os.IsNotExist(err) {
+		t.Error("a created file was left")
+	}
+	for _, p := range []string{changed, removed, linked, target} {
+		data, err := os.ReadFile(p)
+		if err != nil || string(data) != `{"was":"`+filepath.Base(p)+`"}` {
+			t.Errorf("%s = %q, %v", p, data, err)
+		}
+	}
+	if info, err := os.Lstat(linked); err != nil || info.Mode()&os.ModeSymlink != 0 {
+		t.Errorf("the link put in place of %s stayed", linked)
+	}
+	if l, _ := os.Readlink(through); l != target {
+		t.Errorf("the link %s now leads to %q", through, l)
+	}
+	if len(g.Take().Restore()) != 0 {
+		t.Error("a second comparison found changes")
+	}
+}
+
+// What a call the user approved changes is the user's choice: a guarded
+// call running meanwhile puts nothing back.
+func TestApprovedCallsAreLeftAlone(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	g := New(p)
+	snap := g.Take()
+	done := g.Approved()
+	os.WriteFile(p, []byte("approved"), 0o644)
+	done()
+	if c := snap.Restore(); len(c) != 0 {
+		t.Fatalf("restored %v", c)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "approved" {
+		t.Fatalf("the approved change was undone: %q", data)
+	}
+	// Afterwards, a guarded call is guarded again.
+	snap = g.Take()
+	os.WriteFile(p, []byte("planted"), 0o644)
+	if c := snap.Restore(); len(c) != 1 {
+		t.Fatalf("restored %v", c)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "approved" {
+		t.Fatalf("content %q", data)
+	}
+}
