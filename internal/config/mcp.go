@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // MCPServer is one MCP server as settings (mcpServers), a project's
@@ -183,7 +184,7 @@ func MCPConfigArg(arg string) (map[string]MCPServer, error) {
 	if strings.HasPrefix(strings.TrimSpace(arg), "{") {
 		return ParseMCPConfig("--mcp-config", []byte(arg))
 	}
-	data, err := os.ReadFile(arg)
+	data, err := smallfile.Read(arg, maxSettingsSize)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config: %w", err)
 	}
@@ -198,7 +199,9 @@ func readProjectMCP(projectDir string) (*Layer, error) {
 		return nil, nil
 	}
 	path := filepath.Join(projectDir, ProjectMCPFile)
-	data, err := os.ReadFile(path)
+	// A repository's file: only a regular one, read without blocking and
+	// within the settings' bound.
+	data, err := smallfile.Read(path, maxSettingsSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -84,7 +84,7 @@ func mustWrite(t *testing.T, path, content string) {
 // A repository's settings or agent file that is a pipe or a link to an
 // endless device gets a clear error, not a hang or an exhausted memory.
 func TestRepositoryFilesThatAreNotFiles(t *testing.T) {
-	for _, rel := range []string{".ponder/settings.json", ".ponder/agents/x.md"} {
+	for _, rel := range []string{".ponder/settings.json", ".ponder/agents/x.md", ".mcp.json"} {
 		for _, kind := range []string{"fifo", "zero"} {
 			t.Run(rel+" "+kind, func(t *testing.T) {
 				w := newWorld(t, "anthropic", fakemodel.Reply{Times: -1, Text: "ok"})
