@@ -326,8 +326,8 @@ func excerpt(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// guarded runs a call under the session's guard of the files that decide
-// what ponder runs next: unless the user approved this very call (or
+// guarded runs a call under the session's guard of the files that make
+// something run later (see runguard): unless the user approved this very call (or
 // chose bypass mode), what it changed of them is put back and the model
 // and the user are told.
 func (a *Agent) guarded(use llm.Block, pc permission.Context, asked bool, run func() tool.Result) tool.Result {
@@ -342,9 +342,9 @@ func (a *Agent) guarded(use llm.Block, pc permission.Context, asked bool, run fu
 	snap := g.Take()
 	out := run()
 	for _, c := range snap.Restore() {
-		msg := fmt.Sprintf("%s changed %s, a file that decides what ponder runs (hooks, MCP servers, permission rules); changing it needs the user's own yes, so ponder put it back.", use.Name, c.Path)
+		msg := fmt.Sprintf("%s changed %s, which makes something run later (agent settings with hooks or MCP servers, git's hooks or config, editor tasks); changing it needs the user's own yes, so ponder put it back.", use.Name, c.Path)
 		if c.Err != nil {
-			msg = fmt.Sprintf("%s changed %s, a file that decides what ponder runs (hooks, MCP servers, permission rules), without the user's own yes, and ponder could not put it back: %v.", use.Name, c.Path, c.Err)
+			msg = fmt.Sprintf("%s changed %s, which makes something run later (agent settings with hooks or MCP servers, git's hooks or config, editor tasks), without the user's own yes, and ponder could not put it back: %v.", use.Name, c.Path, c.Err)
 		}
 		a.cfg.Emit(event.Notice{Level: "warning", Text: msg})
 		out.Content = strings.TrimRight(out.Content, "\n") + "\n\n" + msg

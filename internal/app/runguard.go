@@ -6,10 +6,12 @@ import (
 	"github.com/ponder-agent/ponder/internal/runguard"
 )
 
-// runGuard watches the files that decide what ponder runs in a later
-// session or turn: the project's and the user's settings (hooks, MCP
-// servers, permission rules), the project's .mcp.json, and the settings
-// of Claude Code, which shares the project.
+// runGuard watches the files that make something run later without
+// anyone choosing to run it: the project's and the user's settings
+// (hooks, MCP servers, permission rules), the project's .mcp.json, the
+// settings of Claude Code, which shares the project, git's configuration
+// and hooks (run by a plain git status or commit), direnv's .envrc and
+// the editor's tasks (run when the folder opens).
 func runGuard(dir, configDir string) *runguard.Guard {
 	return runguard.New(
 		filepath.Join(dir, ".ponder", "settings.json"),
@@ -18,5 +20,12 @@ func runGuard(dir, configDir string) *runguard.Guard {
 		filepath.Join(dir, ".claude", "settings.json"),
 		filepath.Join(dir, ".claude", "settings.local.json"),
 		filepath.Join(configDir, "settings.json"),
+		filepath.Join(dir, ".git", "config"),
+		filepath.Join(dir, ".envrc"),
+		filepath.Join(dir, ".vscode", "tasks.json"),
+	).WithDirs(
+		filepath.Join(dir, ".git", "hooks"),
+		filepath.Join(dir, ".husky"),
+		filepath.Join(dir, ".githooks"),
 	)
 }

@@ -708,6 +708,8 @@ func TestAllowedCommandsDoNotPlantHooks(t *testing.T) {
 		w.write("kit/settings.local.json", evil)
 		w.write("kit/settings.json", evil)
 		w.write(".ponder/settings.json", `{}`)
+		w.write("kit/pre-commit", "#!/bin/sh\ntouch git-hook-ran\n")
+		w.write(".git/hooks/pre-push.sample", "#!/bin/sh\n")
 		if out, err := exec.Command("tar", "-C", filepath.Join(w.dir, "kit"), "-cf", filepath.Join(w.dir, "kit.tar"), "--transform", "s,^,.ponder/,", "settings.local.json").CombinedOutput(); err != nil {
 			t.Fatalf("tar: %v %s", err, out)
 		}
@@ -716,11 +718,12 @@ func TestAllowedCommandsDoNotPlantHooks(t *testing.T) {
 			bashCall("cp kit/settings.json .pond?r/"),
 			bashCall("tar -xf kit.tar"),
 			bashCall("cp -t "+w.cfg+" kit/settings.json"),
+			bashCall("cp -t .g?t/hooks kit/pre-commit"),
 			bashCall("cp kit/settings.json fine.json"))...)
 		w.userSettings(`{"permissions":{"allow":["Bash(cp:*)","Bash(tar:*)"]}}`)
 		w.mustRun(0, "", "-p", "plant", "--permission-mode", "acceptEdits", "--trust")
-		res := lastResults(t, w, 5)
-		for i := range 4 {
+		res := lastResults(t, w, 6)
+		for i := range 5 {
 			if !strings.Contains(res[i].Content, "put it back") {
 				t.Errorf("call %d: the model was not told: %s", i, res[i].Content)
 			}
@@ -731,8 +734,11 @@ func TestAllowedCommandsDoNotPlantHooks(t *testing.T) {
 		if data, _ := os.ReadFile(filepath.Join(w.cfg, "settings.json")); strings.Contains(string(data), "hook-ran") {
 			t.Errorf("user settings planted: %s", data)
 		}
+		if w.read(".git/hooks/pre-commit") != "<missing>" || w.read(".git/hooks/pre-push.sample") != "#!/bin/sh\n" {
+			t.Errorf("git hooks: pre-commit %q, sample %q", w.read(".git/hooks/pre-commit"), w.read(".git/hooks/pre-push.sample"))
+		}
 		if w.read("fine.json") != evil {
-			t.Errorf("an ordinary copy did not happen: %s", res[4].Content)
+			t.Errorf("an ordinary copy did not happen: %s", res[5].Content)
 		}
 		// The next session runs no planted hook.
 		w.srv.Add(fakemodel.Reply{Name: "next", When: fakemodel.Match{LastUser: "next"}, Text: "ok"})

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/ponder-agent/ponder/internal/atomicfile"
@@ -26,11 +27,13 @@ import (
 // noticed, not put back (no settings file ponder reads is that large).
 const maxBytes = 1 << 20
 
-// Guard watches a fixed list of files. One guard serves every agent of
-// a session, so that it knows when a call the user approved runs beside
-// a guarded one.
+// Guard watches a fixed list of files, and the files directly in a few
+// directories (such as .git/hooks, where any name is a hook). One guard
+// serves every agent of a session, so that it knows when a call the user
+// approved runs beside a guarded one.
 type Guard struct {
 	paths []string
+	dirs  []string
 
 	mu       sync.Mutex
 	approved int    // calls the user approved that are running now
@@ -69,6 +72,46 @@ func New(paths ...string) *Guard {
 	return &Guard{paths: append([]string(nil), paths...)}
 }
 
+// WithDirs adds directories whose entries are watched as files: one
+// created there is removed again.
+func (g *Guard) WithDirs(dirs ...string) *Guard {
+	g.dirs = append(g.dirs, dirs...)
+	return g
+}
+
+// maxEntries bounds the entries of a watched directory the guard keeps;
+// past it, the directory's new entries are not put back.
+const maxEntries = 256
+
+// watched lists the files to compare now: the fixed ones, then the
+// entries of the directories, then those the snapshot knew of.
+func (g *Guard) watched(known []string) []string {
+	out := append([]string(nil), g.paths...)
+	seen := map[string]bool{}
+	for _, p := range out {
+		seen[p] = true
+	}
+	for _, d := range g.dirs {
+		entries, err := os.ReadDir(d)
+		if err != nil || len(entries) > maxEntries {
+			continue
+		}
+		for _, e := range entries {
+			if p := filepath.Join(d, e.Name()); !seen[p] && !e.IsDir() {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	for _, p := range known {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // state is what the guard knows of one file.
 type state struct {
 	exists bool
@@ -86,6 +129,7 @@ func (s state) same(o state) bool {
 type Snapshot struct {
 	g     *Guard
 	epoch uint64
+	paths []string
 	files []state
 }
 
@@ -95,9 +139,10 @@ func (g *Guard) Take() Snapshot {
 		return Snapshot{}
 	}
 	g.mu.Lock()
-	s := Snapshot{g: g, epoch: g.epoch, files: make([]state, len(g.paths))}
+	s := Snapshot{g: g, epoch: g.epoch, paths: g.watched(nil)}
 	g.mu.Unlock()
-	for i, p := range g.paths {
+	s.files = make([]state, len(s.paths))
+	for i, p := range s.paths {
 		s.files[i] = read(p)
 	}
 	return s
@@ -136,9 +181,13 @@ func (s Snapshot) Restore() []Change {
 	if s.g == nil || !s.g.quiet(s.epoch) {
 		return nil
 	}
+	before := map[string]state{}
+	for i, p := range s.paths {
+		before[p] = s.files[i]
+	}
 	var out []Change
-	for i, p := range s.g.paths {
-		before := s.files[i]
+	for _, p := range s.g.watched(s.paths) {
+		before := before[p]
 		if read(p).same(before) {
 			continue
 		}

@@ -96,3 +96,25 @@ func TestApprovedCallsAreLeftAlone(t *testing.T) {
 		t.Fatalf("content %q", data)
 	}
 }
+
+// In a watched directory, any new file is removed and a changed one put
+// back, whatever its name.
+func TestWatchedDirectories(t *testing.T) {
+	hooks := filepath.Join(t.TempDir(), "hooks")
+	os.Mkdir(hooks, 0o755)
+	sample := filepath.Join(hooks, "pre-commit.sample")
+	os.WriteFile(sample, []byte("sample"), 0o755)
+	g := New().WithDirs(hooks, filepath.Join(t.TempDir(), "absent"))
+	snap := g.Take()
+	os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("evil"), 0o755)
+	os.WriteFile(sample, []byte("evil"), 0o755)
+	if c := snap.Restore(); len(c) != 2 {
+		t.Fatalf("changes %v", c)
+	}
+	if _, err := os.Lstat(filepath.Join(hooks, "pre-commit")); !os.IsNotExist(err) {
+		t.Error("a new hook was left")
+	}
+	if data, _ := os.ReadFile(sample); string(data) != "sample" {
+		t.Errorf("sample = %q", data)
+	}
+}
