@@ -9,9 +9,10 @@ import (
 // runGuard watches the files that make something run later without
 // anyone choosing to run it: the project's and the user's settings
 // (hooks, MCP servers, permission rules), the project's .mcp.json, the
-// settings of Claude Code, which shares the project, git's configuration
-// and hooks (run by a plain git status or commit), direnv's .envrc and
-// the editor's tasks (run when the folder opens).
+// settings of Claude Code, which shares the project, git's hooks (run by
+// a plain commit), direnv's .envrc and the editor's tasks (run when the
+// folder opens). git's config is left to the permission rules: commands
+// such as git push -u and git init write it in the ordinary course.
 func runGuard(dir, configDir string) *runguard.Guard {
 	return runguard.New(
 		filepath.Join(dir, ".ponder", "settings.json"),
@@ -20,7 +21,6 @@ func runGuard(dir, configDir string) *runguard.Guard {
 		filepath.Join(dir, ".claude", "settings.json"),
 		filepath.Join(dir, ".claude", "settings.local.json"),
 		filepath.Join(configDir, "settings.json"),
-		filepath.Join(dir, ".git", "config"),
 		filepath.Join(dir, ".envrc"),
 		filepath.Join(dir, ".vscode", "tasks.json"),
 	).WithDirs(

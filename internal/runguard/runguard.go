@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/ponder-agent/ponder/internal/atomicfile"
@@ -97,6 +98,9 @@ func (g *Guard) watched(known []string) []string {
 			continue
 		}
 		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".sample") {
+				continue // git's inert examples, which git init writes
+			}
 			if p := filepath.Join(d, e.Name()); !seen[p] && !e.IsDir() {
 				seen[p] = true
 				out = append(out, p)

@@ -102,12 +102,14 @@ func TestApprovedCallsAreLeftAlone(t *testing.T) {
 func TestWatchedDirectories(t *testing.T) {
 	hooks := filepath.Join(t.TempDir(), "hooks")
 	os.Mkdir(hooks, 0o755)
-	sample := filepath.Join(hooks, "pre-commit.sample")
+	sample := filepath.Join(hooks, "post-merge")
 	os.WriteFile(sample, []byte("sample"), 0o755)
+	inert := filepath.Join(hooks, "pre-push.sample")
 	g := New().WithDirs(hooks, filepath.Join(t.TempDir(), "absent"))
 	snap := g.Take()
 	os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("evil"), 0o755)
 	os.WriteFile(sample, []byte("evil"), 0o755)
+	os.WriteFile(inert, []byte("git init writes these"), 0o755)
 	if c := snap.Restore(); len(c) != 2 {
 		t.Fatalf("changes %v", c)
 	}
@@ -115,6 +117,9 @@ func TestWatchedDirectories(t *testing.T) {
 		t.Error("a new hook was left")
 	}
 	if data, _ := os.ReadFile(sample); string(data) != "sample" {
-		t.Errorf("sample = %q", data)
+		t.Errorf("post-merge = %q", data)
+	}
+	if _, err := os.Stat(inert); err != nil {
+		t.Error("git's inert sample was removed")
 	}
 }
