@@ -23,10 +23,10 @@ import (
 	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
 	"github.com/ponder-agent/ponder/internal/hooks"
-	"github.com/ponder-agent/ponder/internal/hooks/cmdhook"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/mcpclient"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planbar"
 	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/runguard"
 	"github.com/ponder-agent/ponder/internal/sandbox"
@@ -224,7 +224,7 @@ type App struct {
 	observing observers
 	// freeHooks are the command hooks running outside the sandbox,
 	// which plan mode stops as it begins.
-	freeHooks cmdhook.Free
+	freeHooks planbar.Bar
 }
 
 // New builds a session from opts: a new one, or a resumed or forked one.

@@ -171,11 +171,11 @@ func (a *App) hooksModeChanged(mc event.ModeChanged) {
 	plan := string(permission.ModePlan)
 	switch {
 	case mc.To == plan && mc.From != plan:
-		if n := a.freeHooks.EnterPlanMode(); n > 0 {
+		if n := a.freeHooks.Raise(); n > 0 {
 			a.emit(event.Notice{Level: "info", Text: fmt.Sprintf(
 				"Plan mode began: stopped %d hook(s) running outside the sandbox.", n)})
 		}
 	case mc.From == plan && mc.To != plan:
-		a.freeHooks.LeavePlanMode()
+		a.freeHooks.Lower()
 	}
 }

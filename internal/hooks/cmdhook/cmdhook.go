@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/planbar"
 	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/sandbox"
 )
@@ -65,9 +66,12 @@ type Options struct {
 	// Processes tracks what the hook starts; the process's tracker when
 	// nil.
 	Processes *proctree.Tracker
-	// Free is the session's record of hooks running outside the
-	// sandbox, which plan mode stops as it begins; nil for none.
-	Free *Free
+	// Free is the session's record of processes running outside the
+	// sandbox, which plan mode stops as it begins (a PostToolUse hook of
+	// a parallel call, a Notification hook of the question that turned
+	// plan mode on); nil for none. While it is raised, hooks that would
+	// start outside start inside the sandbox instead.
+	Free *planbar.Bar
 }
 
 // Hook is one command hook. It implements hooks.Hook.
@@ -161,14 +165,18 @@ type result struct {
 // it left running.
 func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 	confined := h.opts.Confine != nil && h.opts.Confine()
-	var free *freeRun
-	if !confined {
+	var free *planbar.Run
+	switch {
+	case confined:
+	case h.opts.Free == nil:
+		free = &planbar.Run{}
+	default:
 		// Plan mode may have begun since Confine answered: then the
-		// barrier says so, and the hook is confined after all.
-		if free = h.opts.Free.admit(); free == nil {
+		// bar says so, and the hook is confined after all.
+		if free = h.opts.Free.Admit(); free == nil {
 			confined = true
 		} else {
-			defer h.opts.Free.release(free)
+			defer h.opts.Free.Release(free)
 		}
 	}
 	if confined && !h.opts.Sandbox.Available() {
@@ -231,7 +239,7 @@ func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 	pid := proc.Pid()
 	scope.Keep(pid)
 	if free != nil {
-		free.started(func() {
+		free.Started(func() {
 			select {
 			case <-proc.Done():
 				// Ended and reaped: its pid may be another's by now,
@@ -275,7 +283,7 @@ func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 		}
 	}
 	_ = proc.Cleanup()
-	if free != nil && free.wasStopped() {
+	if free != nil && free.Stopped() {
 		return result{}, errors.New("stopped because plan mode began: while plan mode is on, hooks run only inside the OS sandbox")
 	}
 	if stopped != nil {

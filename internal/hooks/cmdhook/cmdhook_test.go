@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/planbar"
 )
 
 // hook returns a command hook running command in a fresh directory.
@@ -224,7 +225,7 @@ func TestHostileInputIsData(t *testing.T) {
 // what the hook started; while it is on, hooks start confined (here,
 // with no sandbox, not at all).
 func TestPlanModeStopsFreeHooks(t *testing.T) {
-	free := &Free{}
+	free := &planbar.Bar{}
 	dir := t.TempDir()
 	h := New(Options{Command: `sleep 300 & echo $! > child.pid; wait`, Dir: dir, Free: free})
 	done := make(chan error, 1)
@@ -233,7 +234,7 @@ func TestPlanModeStopsFreeHooks(t *testing.T) {
 		done <- err
 	}()
 	pids := waitPids(t, dir, "child.pid")
-	if n := free.EnterPlanMode(); n != 1 {
+	if n := free.Raise(); n != 1 {
 		t.Errorf("stopped %d hooks, want 1", n)
 	}
 	select {
@@ -254,7 +255,7 @@ func TestPlanModeStopsFreeHooks(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "late")); err == nil {
 		t.Error("a hook ran outside the sandbox in plan mode")
 	}
-	free.LeavePlanMode()
+	free.Lower()
 	if _, err := late.Run(context.Background(), event.HookInput{Event: event.HookStop}); err != nil {
 		t.Errorf("after plan mode: %v", err)
 	}

@@ -155,7 +155,7 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 		r.stop()
 	}
 	werr, leftOpen := r.finish()
-	if r.free != nil && r.free.wasStopped() {
+	if r.free != nil && r.free.Stopped() {
 		stopped = "Command was stopped because plan mode began: while plan mode is on, commands run only inside the OS sandbox."
 	}
 	if leftOpen && werr == nil && stopped == "" {

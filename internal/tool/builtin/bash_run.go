@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ponder-agent/ponder/internal/planbar"
 	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/shellenv"
@@ -36,7 +37,7 @@ type shellRun struct {
 	copied  chan struct{}
 	// free is set for a command outside the sandbox, which plan mode
 	// stops; shells holds it.
-	free   *freeRun
+	free   *planbar.Run
 	shells *Shells
 }
 
@@ -48,13 +49,11 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	if confine.Sandbox && !c.opts.Sandbox.Available() {
 		return nil, errNoSandbox
 	}
-	var free *freeRun
+	var free *planbar.Run
 	if !confine.Sandbox && c.opts.Shells != nil {
-		f, err := c.opts.Shells.free.admit()
-		if err != nil {
-			return nil, err
+		if free = c.opts.Shells.free.Admit(); free == nil {
+			return nil, errBarred
 		}
-		free = f
 	}
 	rd, wr, err := os.Pipe()
 	if err != nil {
@@ -83,7 +82,7 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	r := &shellRun{proc: proc, pid: proc.Pid(), scope: scope, tracker: c.opts.Processes, pipe: rd, copied: make(chan struct{}), free: free, shells: c.opts.Shells}
 	scope.Keep(r.pid)
 	if free != nil {
-		free.started(r)
+		free.Started(r.kill)
 	}
 	go func() {
 		_, _ = io.Copy(out, rd)
@@ -150,14 +149,14 @@ func (r *shellRun) finish() (err error, leftOpen bool) {
 	r.pipe.Close()
 	_ = r.proc.Cleanup()
 	if r.free != nil {
-		r.shells.free.release(r.free)
+		r.shells.free.Release(r.free)
 	}
 	return err, leftOpen
 }
 
 // release forgets an admitted command that did not start.
-func (c *bashCall) release(f *freeRun) {
+func (c *bashCall) release(f *planbar.Run) {
 	if f != nil {
-		c.opts.Shells.free.release(f)
+		c.opts.Shells.free.Release(f)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ponder-agent/ponder/internal/planbar"
 )
 
 // Shells are the commands the model started with run_in_background: each
@@ -18,7 +20,7 @@ type Shells struct {
 	byID map[string]*shell
 	// free holds the commands running outside the sandbox, which plan
 	// mode stops.
-	free barrier
+	free planbar.Bar
 }
 
 // NewShells returns an empty set of background shells.
@@ -91,7 +93,7 @@ func (s *Shells) status(sh *shell) string {
 	default:
 		return "running"
 	}
-	if sh.r.free != nil && sh.r.free.wasStopped() {
+	if sh.r.free != nil && sh.r.free.Stopped() {
 		return "stopped when plan mode began"
 	}
 	s.mu.Lock()
