@@ -334,6 +334,7 @@ func (a *App) emit(e event.Event) {
 	if mc, ok := e.(event.ModeChanged); ok {
 		a.modeChanged(mc)
 		a.holdTeammates()
+		a.recordMateMode(mc.To)
 	}
 	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
 		if plan, ok := a.plan.ReadPlan(""); ok {

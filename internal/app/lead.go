@@ -313,5 +313,6 @@ func (a *App) closeLead() {
 	l.cancel()
 	l.wg.Wait()
 	<-l.loopDone
+	_ = team.ClearLeadMode(a.cfg.ConfigDir, l.m.team)
 	l.m.close()
 }

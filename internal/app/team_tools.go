@@ -43,6 +43,11 @@ func (a *App) leadSend(ctx context.Context, to, text, by string) (string, error)
 	if to == team.LeadName {
 		return "", errors.New("you are the lead")
 	}
+	if by == "model" {
+		if err := a.checkPlanningSend(to); err != nil {
+			return "", err
+		}
+	}
 	msg, err := mailbox.NewMessage(l.m.team, team.LeadName, to, mailbox.TypeText, mailbox.Text{Text: text})
 	if err != nil {
 		return "", err

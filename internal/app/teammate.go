@@ -65,6 +65,7 @@ func (a *App) openTeammate() error {
 	rec.SessionID, rec.Cwd = a.id, a.dir
 	rec.PlanModeRequired = a.opts.Team.PlanModeRequired
 	rec.LeadMode = a.opts.Team.LeadMode
+	rec.Mode = string(a.plan.Mode())
 	if rec.State == event.TeammateAwaitingApproval && (a.pendingPlan() == nil || rec.RequestID == "") {
 		// The request was being sent when the teammate stopped, and its
 		// ExitPlanMode call never finished: it waits on nothing.
@@ -75,6 +76,9 @@ func (a *App) openTeammate() error {
 		return err
 	}
 	a.mate = &mateState{m: m, rec: rec, ceiling: permission.Mode(a.opts.Team.LeadMode)}
+	// After the record is written: a lead that starts now either lists
+	// this teammate or has published its mode already.
+	a.takeLeadMode()
 	return nil
 }
 

@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+)
+
+// memberRecord reads a teammate's record from the config directory.
+func memberRecord(t *testing.T, cfg, name string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(cfg, "teams", "core", "members", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestTeamPlanLeadHoldsRunningTeammate: a teammate started by hand in
+// acceptEdits is idle when a lead in plan mode starts. The lead's model
+// asks it to write; the message is refused with the reason, the teammate
+// is told the lead's mode (a mode_limit message) and works in default
+// mode from then on, and nothing in the project changes.
+func TestTeamPlanLeadHoldsRunningTeammate(t *testing.T) {
+	const (
+		mateTask = "HELD MATE TASK: wait for the lead"
+		leadTask = "HELD LEAD IN PLAN: get alice to write"
+		writeNow = "WRITE-NOW please"
+	)
+	forAPIs(t, func(t *testing.T, api string) {
+		mate := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = mateTask; return m }
+		lead := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = leadTask; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "alice writes", When: mate(fakemodel.Match{LastUser: writeNow}), ToolCalls: []fakemodel.ToolCall{writeCall("by_alice.txt", "pwned\n")}, Times: -1},
+			fakemodel.Reply{Name: "alice idles", When: mate(fakemodel.Match{}), Text: "idle", Times: -1},
+			fakemodel.Reply{Name: "lead sends", When: lead(fakemodel.Match{LastUser: leadTask}), ToolCalls: tools(
+				call{Name: "SendMessage", Input: map[string]any{"to": "alice", "message": writeNow}})},
+			fakemodel.Reply{Name: "lead done", When: lead(fakemodel.Match{}), Text: "lead done", Times: -1},
+		)
+		alice := startTeammate(w, w.cfg, "--team", "core", "--name", "alice", "--permission-mode", "acceptEdits", mateTask)
+		alice.killAfter(60 * time.Second)
+		alice.next("alice idle", isEvent("teammate_state", map[string]any{"state": "idle"}))
+
+		out := w.mustRun(0, "", "-p", "--team", "core", "--permission-mode", "plan", "--output-format", "stream-json", leadTask)
+		if !sawResult(w, leadTask, "not sent: you are in plan mode", true) {
+			t.Errorf("the planning lead's message to an acceptEdits teammate was not refused: %+v\n%s", resultsOf(w, leadTask), out.stdout)
+		}
+		alice.next("alice held", func(m map[string]any) bool {
+			return m["event"] == "notice" && strings.Contains(fmt.Sprint(m["text"]), "works in default at most")
+		})
+		if rec := memberRecord(t, w.cfg, "alice"); rec["mode"] != "default" {
+			t.Errorf("alice's record says mode %v; want default", rec["mode"])
+		}
+		if got := w.read("by_alice.txt"); got != "<missing>" {
+			t.Errorf("by_alice.txt = %q: a lead in plan mode changed a file through its teammate", got)
+		}
+		for _, r := range w.srv.Requests() {
+			if strings.Contains(r.LastUser().Text, writeNow) {
+				t.Errorf("alice's model read the planning lead's message")
+			}
+		}
+	})
+}
+
+// TestTeamJoinerTakesPlanningLeadsMode: a lead runs in plan mode; a
+// teammate started by hand afterwards in acceptEdits takes the lead's
+// limit before its first turn: it announces default mode and its write
+// is refused as needing approval.
+func TestTeamJoinerTakesPlanningLeadsMode(t *testing.T) {
+	const (
+		leadTask = "JOIN LEAD IN PLAN: hello"
+		mateTask = "JOINER TASK: create joined.txt"
+	)
+	forAPIs(t, func(t *testing.T, api string) {
+		mate := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = mateTask; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "lead hello", When: fakemodel.Match{FirstUser: leadTask}, Text: "planning", Times: -1},
+			fakemodel.Reply{Name: "joiner writes", When: mate(fakemodel.Match{LastUser: mateTask}), ToolCalls: []fakemodel.ToolCall{writeCall("joined.txt", "unasked\n")}},
+			fakemodel.Reply{Name: "joiner gives up", When: mate(fakemodel.Match{ToolResult: "joined.txt"}), Text: "could not write"},
+		)
+		host := w.start("--team", "core", "--permission-mode", "plan")
+		host.killAfter(60 * time.Second)
+		host.say(leadTask)
+		host.result()
+
+		joiner := startTeammate(w, w.cfg, "--team", "core", "--name", "joe", "--permission-mode", "acceptEdits", mateTask)
+		joiner.killAfter(60 * time.Second)
+		init := joiner.next("init", func(m map[string]any) bool { return m["subtype"] == "init" })
+		if init["permissionMode"] != "default" {
+			t.Errorf("a teammate joining a planning lead announced %v; want default", init["permissionMode"])
+		}
+		joiner.next("joiner idle", isEvent("teammate_state", map[string]any{"state": "idle"}))
+		if got := w.read("joined.txt"); got != "<missing>" {
+			t.Errorf("joined.txt = %q: a teammate joining a planning lead wrote unasked", got)
+		}
+		if !sawResult(w, mateTask, "needs approval", true) {
+			t.Errorf("the joiner's write was not refused as needing approval: %+v", resultsOf(w, mateTask))
+		}
+		host.close()
+	})
+}
