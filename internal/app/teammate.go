@@ -66,6 +66,11 @@ func (a *App) openTeammate() error {
 	rec.PlanModeRequired = a.opts.Team.PlanModeRequired
 	rec.LeadMode = a.opts.Team.LeadMode
 	rec.Mode = string(a.plan.Mode())
+	rec.Tools = nil
+	if a.opts.Tools != nil {
+		tools := append([]string{}, a.opts.Tools...)
+		rec.Tools = &tools
+	}
 	if rec.State == event.TeammateAwaitingApproval && (a.pendingPlan() == nil || rec.RequestID == "") {
 		// The request was being sent when the teammate stopped, and its
 		// ExitPlanMode call never finished: it waits on nothing.
