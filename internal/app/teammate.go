@@ -26,6 +26,8 @@ type mateState struct {
 	// ceiling is the freest mode the teammate may enter (see
 	// modeCeiling), lowered by the lead's mode_limit messages.
 	ceiling permission.Mode
+	// key checks the lead's answers (nil: none is accepted).
+	key []byte
 }
 
 // teammateAsker answers a teammate's questions; nobody attends a
@@ -81,9 +83,40 @@ func (a *App) openTeammate() error {
 		return err
 	}
 	a.mate = &mateState{m: m, rec: rec, ceiling: permission.Mode(a.opts.Team.LeadMode)}
+	if err := a.mateKey(); err != nil {
+		// It runs, but takes no answer from anyone: say why.
+		a.infos = append(a.infos, "plan approvals from the lead cannot be checked, so none will be accepted: "+err.Error())
+	}
 	// After the record is written: a lead that starts now either lists
 	// this teammate or has published its mode already.
 	a.takeLeadMode()
+	return nil
+}
+
+// mateKey loads the team's key the lead's answers are checked with, once
+// it is there. Over the files mailbox lead and teammate share the config
+// directory, and whichever starts first makes the key; over another
+// mailbox the lead may be on another machine, so a key made here would
+// never match its: the teammate waits for a copy of the lead's instead.
+func (a *App) mateKey() error {
+	s := a.mate
+	s.mu.Lock()
+	have := s.key != nil
+	s.mu.Unlock()
+	if have {
+		return nil
+	}
+	load := team.LoadKey
+	if s.m.setting == mailbox.SettingFiles {
+		load = team.LoadOrCreateKey
+	}
+	key, err := load(a.cfg.ConfigDir, s.m.team)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.key = key
+	s.mu.Unlock()
 	return nil
 }
 
@@ -213,7 +246,14 @@ func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
 		res, err := a.Send(ctx, text)
 		a.afterMateTurn(ctx, res, err)
 	case mailbox.TypePlanApprovalResponse:
-		resp, err := team.AcceptResponse(msg, s.rec.Lead, a.outstanding())
+		kerr := a.mateKey()
+		s.mu.Lock()
+		key := s.key
+		s.mu.Unlock()
+		resp, err := team.AcceptResponse(msg, s.rec.Lead, a.outstanding(), key)
+		if err != nil && kerr != nil {
+			err = fmt.Errorf("%w (%v)", err, kerr)
+		}
 		if err != nil {
 			a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, RequestID: resp.RequestID, Reason: err.Error()})
 			a.emit(event.Notice{Level: "warning", Text: err.Error()})
