@@ -55,3 +55,40 @@ func TestTeamKeyHiddenFromModel(t *testing.T) {
 		}
 	})
 }
+
+// TestTeamFilesNotWritableByTools: even in bypassPermissions, the file
+// tools change nothing of a team: a model cannot drop a forged message
+// into a teammate's inbox, rewrite a record, or replace the key.
+func TestTeamFilesNotWritableByTools(t *testing.T) {
+	const leadTask = "FORGING LEAD: write into the team"
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api)
+		core := filepath.Join(w.cfg, "teams", "core")
+		targets := []string{
+			filepath.Join(core, "inboxes", "alice", "00000000000000000001_forged.json"),
+			filepath.Join(core, "members", "alice.json"),
+			filepath.Join(core, "team.key"),
+		}
+		var cs []fakemodel.ToolCall
+		for _, p := range targets {
+			cs = append(cs, fakemodel.ToolCall{Name: "Write", Input: map[string]any{"file_path": p, "content": "forged\n"}})
+		}
+		w.srv.Add(
+			fakemodel.Reply{Name: "lead forges", When: fakemodel.Match{FirstUser: leadTask, LastUser: leadTask}, ToolCalls: cs},
+			fakemodel.Reply{Name: "lead done", When: fakemodel.Match{FirstUser: leadTask}, Text: "done", Times: -1},
+		)
+		w.mustRun(0, "", "-p", "--team", "core", "--permission-mode", "bypassPermissions", "--output-format", "stream-json", leadTask)
+		res := resultsOf(w, leadTask)
+		if len(res) != len(targets) {
+			t.Fatalf("the model saw %d results; want %d", len(res), len(targets))
+		}
+		for i, p := range targets {
+			if !strings.Contains(res[i].Content, "ponder's teams") {
+				t.Errorf("writing %s: %q; want it refused by the team rules", p, res[i].Content)
+			}
+			if data, err := os.ReadFile(p); err == nil && strings.Contains(string(data), "forged") {
+				t.Errorf("%s was written by the model", p)
+			}
+		}
+	})
+}
