@@ -242,7 +242,13 @@ func (a *App) teammateMode(name string) permission.Mode {
 	if in {
 		return r.app.plan.Mode()
 	}
-	rec, found, err := team.LoadRecord(a.cfg.ConfigDir, l.m.team, name)
+	return a.recordedMode(l.m.team, name)
+}
+
+// recordedMode is the mode teammate name of team last recorded, or ""
+// when there is no record or it names none.
+func (a *App) recordedMode(teamName, name string) permission.Mode {
+	rec, found, err := team.LoadRecord(a.cfg.ConfigDir, teamName, name)
 	if err != nil || !found {
 		return ""
 	}
@@ -251,6 +257,30 @@ func (a *App) teammateMode(name string) permission.Mode {
 		return ""
 	}
 	return m
+}
+
+// leadPlans says this teammate's lead is in plan mode now, as far as it
+// can tell: for a teammate in the lead's process, the lead's mode; for
+// another, the mode the lead published (team.LeadMode).
+func (a *App) leadPlans() bool {
+	if f := a.opts.Team.leadMode; f != nil {
+		return f() == permission.ModePlan
+	}
+	mode, found, err := team.LoadLeadMode(a.cfg.ConfigDir, a.mate.m.team)
+	return err != nil || (found && mode == string(permission.ModePlan))
+}
+
+// checkRelay refuses a teammate's message to another teammate that may
+// write while their lead plans: otherwise a planning lead would have one
+// teammate that plans pass on what it may not send itself.
+func (a *App) checkRelay(to string) error {
+	if !a.leadPlans() {
+		return nil
+	}
+	if m := a.recordedMode(a.mate.m.team, to); m == permission.ModePlan {
+		return nil
+	}
+	return fmt.Errorf("not sent: your lead is in plan mode and %s does not plan, so your message could make it change files before the lead's plan is approved. Message the lead, or teammates that plan", to)
 }
 
 // checkPlanningSend refuses what a lead in plan mode would send a

@@ -349,6 +349,11 @@ func (a *App) teammateSend(ctx context.Context, to, text string) (string, error)
 	if to == s.m.name {
 		return "", fmt.Errorf("%s is you", to)
 	}
+	if to != s.rec.Lead {
+		if err := a.checkRelay(to); err != nil {
+			return "", err
+		}
+	}
 	msg, err := mailbox.NewMessage(s.m.team, s.m.name, to, mailbox.TypeText, mailbox.Text{Text: text})
 	if err != nil {
 		return "", err

@@ -109,3 +109,48 @@ func TestTeamJoinerTakesPlanningLeadsMode(t *testing.T) {
 		host.close()
 	})
 }
+
+// TestTeamPlanLeadNoRelay: while the lead plans, a teammate that plans
+// cannot pass the lead's wish on to one that may write. alice, started
+// by hand, may Write by a rule of her own command line (and is held to
+// default mode by the planning lead); bob, the lead's planning teammate,
+// asks her to write: the message is refused, and nothing is written.
+func TestTeamPlanLeadNoRelay(t *testing.T) {
+	const (
+		mateTask = "RELAY ALICE: wait"
+		leadTask = "RELAY LEAD IN PLAN: get bob going"
+		bobTask  = "RELAY BOB: ask alice"
+		relay    = "RELAY-WRITE please"
+	)
+	forAPIs(t, func(t *testing.T, api string) {
+		alice := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = mateTask; return m }
+		bob := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = bobTask; return m }
+		lead := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = leadTask; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "alice writes", When: alice(fakemodel.Match{LastUser: relay}), ToolCalls: []fakemodel.ToolCall{writeCall("relayed.txt", "pwned\n")}, Times: -1},
+			fakemodel.Reply{Name: "alice idles", When: alice(fakemodel.Match{}), Text: "idle", Times: -1},
+			fakemodel.Reply{Name: "lead starts bob", When: lead(fakemodel.Match{LastUser: leadTask}), ToolCalls: tools(
+				call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask, "plan_mode_required": true}})},
+			fakemodel.Reply{Name: "lead done", When: lead(fakemodel.Match{}), Text: "lead done", Times: -1},
+			fakemodel.Reply{Name: "bob relays", When: bob(fakemodel.Match{LastUser: bobTask}), ToolCalls: tools(
+				call{Name: "SendMessage", Input: map[string]any{"to": "alice", "message": relay}})},
+			fakemodel.Reply{Name: "bob done", When: bob(fakemodel.Match{}), Text: "bob done", Times: -1},
+		)
+		mate := startTeammate(w, w.cfg, "--team", "core", "--name", "alice", "--permission-mode", "acceptEdits", "--allowedTools", "Write", mateTask)
+		mate.killAfter(60 * time.Second)
+		mate.next("alice idle", isEvent("teammate_state", map[string]any{"state": "idle"}))
+
+		w.mustRun(0, "", "-p", "--team", "core", "--permission-mode", "plan", "--output-format", "stream-json", leadTask)
+		if !sawResult(w, bobTask, "not sent: your lead is in plan mode", true) {
+			t.Errorf("bob's message to alice was not refused: %+v", resultsOf(w, bobTask))
+		}
+		if got := w.read("relayed.txt"); got != "<missing>" {
+			t.Errorf("relayed.txt = %q: a planning lead's teammate made another write", got)
+		}
+		for _, r := range w.srv.Requests() {
+			if strings.Contains(r.LastUser().Text, relay) {
+				t.Errorf("alice's model read bob's message")
+			}
+		}
+	})
+}
