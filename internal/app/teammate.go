@@ -32,8 +32,8 @@ type mateState struct {
 
 // teammateAsker answers a teammate's questions; nobody attends a
 // teammate. Entering plan mode is its own choice. Leaving it is too,
-// unless plan mode is required: then the plan goes to the lead and the
-// turn ends with it waiting. Every other question has no answerer, so a
+// unless plan mode is required or the lead plans: then the plan goes to
+// the lead and the turn ends with it waiting. Every other question has no answerer, so a
 // call that needs a yes is refused, as in a headless run.
 type teammateAsker struct{ a *App }
 
@@ -42,7 +42,9 @@ func (t teammateAsker) Ask(ctx context.Context, q permission.Question) (permissi
 	case permission.AskEnterPlan:
 		return permission.Answer{Allow: true}, nil
 	case permission.AskPlanExit:
-		if !t.a.opts.Team.PlanModeRequired {
+		// While the lead plans, no teammate leaves plan mode on its own:
+		// the lead's model may not approve then, only its user.
+		if !t.a.opts.Team.PlanModeRequired && !t.a.leadPlans() {
 			return permission.Answer{Option: event.OptionApprove}, nil
 		}
 		return permission.Answer{}, t.a.requestApproval(ctx, q)

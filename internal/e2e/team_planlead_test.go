@@ -154,3 +154,49 @@ func TestTeamPlanLeadNoRelay(t *testing.T) {
 		}
 	})
 }
+
+// TestTeamPlanLeadKeepsTeammatePlanning: a teammate started by hand in
+// plan mode, free to Write by a rule of its own, is messaged by a lead in
+// plan mode (which it may be: it plans). Its ExitPlanMode does not let
+// it out on its own word while the lead plans: the plan goes to the lead
+// (whose host is asked), and nothing is written.
+func TestTeamPlanLeadKeepsTeammatePlanning(t *testing.T) {
+	const (
+		leadTask = "KEEP LEAD IN PLAN: ask carl"
+		mateTask = "KEEP CARL: plan"
+		doIt     = "EXIT-AND-WRITE now"
+	)
+	forAPIs(t, func(t *testing.T, api string) {
+		carl := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = mateTask; return m }
+		lead := func(m fakemodel.Match) fakemodel.Match { m.HasTool = "SpawnTeammate"; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "carl leaves plan mode", When: carl(fakemodel.Match{LastUser: doIt}), ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", InputFunc: func(r *fakemodel.Request) any {
+					return map[string]any{"file_path": planPath(r), "content": "# carl plan\n\nWrite carl.txt.\n"}
+				}}, {Name: "ExitPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "carl writes", When: carl(fakemodel.Match{ToolResult: "plan"}), ToolCalls: []fakemodel.ToolCall{writeCall("carl.txt", "pwned\n")}, Times: -1},
+			fakemodel.Reply{Name: "carl idles", When: carl(fakemodel.Match{}), Text: "idle", Times: -1},
+			fakemodel.Reply{Name: "lead asks carl", When: lead(fakemodel.Match{LastUser: leadTask}), ToolCalls: tools(
+				call{Name: "SendMessage", Input: map[string]any{"to": "carl", "message": doIt}})},
+			fakemodel.Reply{Name: "lead done", When: lead(fakemodel.Match{}), Text: "lead done", Times: -1},
+		)
+		host := w.start("--team", "core", "--permission-mode", "plan")
+		host.killAfter(60 * time.Second)
+		host.say("KEEP HELLO")
+		host.result()
+		mate := startTeammate(w, w.cfg, "--team", "core", "--name", "carl", "--permission-mode", "plan", "--allowedTools", "Write", mateTask)
+		mate.killAfter(60 * time.Second)
+		mate.next("carl idle", isEvent("teammate_state", map[string]any{"state": "idle"}))
+
+		host.say(leadTask)
+		req := host.control("plan_exit")
+		if r, _ := req["request"].(map[string]any); r["agent_id"] != "teammate:carl" {
+			t.Fatalf("the host was asked %v; want carl's plan", r)
+		}
+		mate.next("carl waiting", isEvent("teammate_state", map[string]any{"state": "awaiting_approval"}))
+		if got := w.read("carl.txt"); got != "<missing>" {
+			t.Errorf("carl.txt = %q: a teammate left plan mode on its own while its lead planned", got)
+		}
+		host.close()
+	})
+}
