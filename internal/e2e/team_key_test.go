@@ -1,12 +1,16 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/team/mailbox"
 )
 
 // TestTeamKeyHiddenFromModel: the key a lead signs its answers with is in
@@ -89,6 +93,63 @@ func TestTeamFilesNotWritableByTools(t *testing.T) {
 			if data, err := os.ReadFile(p); err == nil && strings.Contains(string(data), "forged") {
 				t.Errorf("%s was written by the model", p)
 			}
+		}
+	})
+}
+
+// TestTeamNATSTeammateWithoutKey: over NATS only signatures travel, so a
+// teammate on another machine (its own config directory) without a copy
+// of the lead's key takes no answer at all, even the lead's, and says
+// what to copy; it does not make a key of its own that would never match.
+func TestTeamNATSTeammateWithoutKey(t *testing.T) {
+	const mateTask = "KEYLESS TASK: create keyless.txt"
+	forAPIs(t, func(t *testing.T, api string) {
+		mate := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = mateTask; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "mate plans", When: mate(fakemodel.Match{LastUser: mateTask}), ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", InputFunc: func(r *fakemodel.Request) any {
+					return map[string]any{"file_path": planPath(r), "content": "# keyless plan\n\nWrite keyless.txt.\n"}
+				}}, {Name: "ExitPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "mate implements", When: mate(fakemodel.Match{ToolResult: "approved your plan"}), ToolCalls: []fakemodel.ToolCall{writeCall("keyless.txt", "written\n")}},
+			fakemodel.Reply{Name: "mate done", When: mate(fakemodel.Match{}), Text: "done", Times: -1},
+		)
+		url := startNATS(t)
+		mateCfg := filepath.Join(filepath.Dir(w.cfg), "mate-config")
+		mt := startTeammate(w, mateCfg, "--team", "core", "--name", "kim", "--mailbox", url, "--plan-mode-required",
+			"--permission-mode", "acceptEdits", "--lead-mode", "acceptEdits", mateTask)
+		mt.killAfter(45 * time.Second)
+		mt.next("kim waiting", isEvent("teammate_state", map[string]any{"state": "awaiting_approval"}))
+		if _, err := os.Stat(filepath.Join(mateCfg, "teams", "core", "team.key")); err == nil {
+			t.Error("a teammate over NATS made a team key of its own")
+		}
+
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		mb, err := mailbox.Open(url, w.cfg, "core")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer mb.Close()
+		d, err := mb.Receive(ctx, "lead")
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := d.Message().PlanApprovalRequest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Ack(ctx)
+		// Signed with the key in the lead's config directory.
+		answer := leadAnswer(t, w.cfg, "kim", mailbox.PlanApprovalResponse{RequestID: req.RequestID, Approved: true, Mode: "acceptEdits"})
+		if err := mb.Send(ctx, answer); err != nil {
+			t.Fatal(err)
+		}
+		mt.next("the answer ignored", func(m map[string]any) bool {
+			text := fmt.Sprint(m["text"])
+			return m["event"] == "notice" && strings.Contains(text, "was ignored") && strings.Contains(text, "copy it from the lead's config directory")
+		})
+		if got := w.read("keyless.txt"); got != "<missing>" {
+			t.Errorf("keyless.txt = %q: a teammate without the key took an answer", got)
 		}
 	})
 }
