@@ -224,11 +224,7 @@ func (a *App) recordMateMode(mode string) {
 	if s == nil {
 		return
 	}
-	s.mu.Lock()
-	s.rec.Mode = mode
-	rec := s.rec
-	s.mu.Unlock()
-	_ = rec.Save(a.cfg.ConfigDir)
+	_, _ = a.saveRecord(func(r *team.Record) { r.Mode = mode })
 }
 
 // teammateMode is the mode teammate name works in now, as the lead knows
@@ -328,14 +324,13 @@ func (a *App) lowerCeiling(lead permission.Mode, notice bool) {
 	s.mu.Lock()
 	lowered := s.ceiling == "" || s.ceiling.Freer(limit)
 	if lowered {
-		s.ceiling, s.rec.LeadMode = limit, string(limit)
+		s.ceiling = limit
 	}
-	rec := s.rec
 	s.mu.Unlock()
 	if !lowered {
 		return
 	}
-	_ = rec.Save(a.cfg.ConfigDir)
+	_, _ = a.saveRecord(func(r *team.Record) { r.LeadMode = string(limit) })
 	if notice {
 		a.emit(event.Notice{Level: "info", Text: fmt.Sprintf("The lead works in a stricter mode now: this teammate works in %s at most.", limit)})
 	}

@@ -18,6 +18,8 @@ import (
 // mateState is what a teammate session keeps of its place in the team.
 type mateState struct {
 	m *member
+	// saveMu orders the writes of rec (saveRecord).
+	saveMu sync.Mutex
 
 	mu  sync.Mutex
 	rec team.Record
@@ -122,14 +124,24 @@ func (a *App) mateKey() error {
 	return nil
 }
 
-// setMateState records and reports the teammate's state.
-func (a *App) setMateState(state, requestID, summary string) error {
+// saveRecord changes the teammate's record and writes it. Writes happen
+// in the order of the changes, so an older record never overwrites a
+// newer one when two goroutines change it (a lead in the same process
+// lowering the teammate's mode while it works, say).
+func (a *App) saveRecord(change func(*team.Record)) (team.Record, error) {
 	s := a.mate
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
 	s.mu.Lock()
-	s.rec.State, s.rec.RequestID = state, requestID
+	change(&s.rec)
 	rec := s.rec
 	s.mu.Unlock()
-	err := rec.Save(a.cfg.ConfigDir)
+	return rec, rec.Save(a.cfg.ConfigDir)
+}
+
+// setMateState records and reports the teammate's state.
+func (a *App) setMateState(state, requestID, summary string) error {
+	rec, err := a.saveRecord(func(r *team.Record) { r.State, r.RequestID = state, requestID })
 	a.logTeam(teamRecord{Event: "state", State: state, RequestID: requestID})
 	a.emit(event.TeammateState{Team: rec.Team, Name: rec.Name, State: state, SessionID: a.id, RequestID: requestID, Summary: summary})
 	return err
@@ -238,11 +250,8 @@ func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
 		if a.pendingPlan() != nil {
 			// Kept in the record before the message is acknowledged, so
 			// a crash loses nothing.
-			s.mu.Lock()
-			s.rec.Held = append(s.rec.Held, text)
-			rec := s.rec
-			s.mu.Unlock()
-			return rec.Save(a.cfg.ConfigDir)
+			_, err := a.saveRecord(func(r *team.Record) { r.Held = append(r.Held, text) })
+			return err
 		}
 		_ = a.setMateState(event.TeammateWorking, "", "")
 		res, err := a.Send(ctx, text)
@@ -320,11 +329,7 @@ func (a *App) afterMateTurn(ctx context.Context, res TurnResult, err error) {
 		res, err = a.Send(ctx, strings.Join(held, "\n\n"))
 		// Cleared once the turn has taken them: a crash before
 		// delivers them again rather than never.
-		s.mu.Lock()
-		s.rec.Held = s.rec.Held[len(held):]
-		rec := s.rec
-		s.mu.Unlock()
-		_ = rec.Save(a.cfg.ConfigDir)
+		_, _ = a.saveRecord(func(r *team.Record) { r.Held = r.Held[len(held):] })
 	}
 	summary := strings.TrimSpace(res.Text)
 	if err != nil {
