@@ -337,6 +337,7 @@ func (a *App) emit(e event.Event) {
 	if mc, ok := e.(event.ModeChanged); ok {
 		a.modeChanged(mc)
 		a.holdTeammates()
+		a.recordMateMode(mc.To)
 	}
 	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
 		if plan, ok := a.plan.ReadPlan(""); ok {
@@ -369,6 +370,7 @@ func (a *App) buildPermissions() error {
 		p := l.Settings.Permissions
 		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Root: l.Root, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
 	}
+	rules.Sets = append(rules.Sets, a.teamKeyRules())
 	home, _ := os.UserHomeDir()
 	eng, err := permission.NewEngine(rules, a.root, home)
 	if err != nil {

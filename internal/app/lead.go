@@ -19,7 +19,9 @@ import (
 // the book of plan approval requests, the messages waiting for its
 // model, what it knows of each teammate, and the teammates it runs.
 type leadState struct {
-	m        *member
+	m *member
+	// key signs the lead's answers to plan approval requests.
+	key      []byte
 	requests *team.Requests
 	cancel   context.CancelFunc
 	loopDone chan struct{}
@@ -81,8 +83,13 @@ func (a *App) openLead() error {
 		m.close()
 		return err
 	}
+	key, err := team.LoadOrCreateKey(a.cfg.ConfigDir, m.team)
+	if err != nil {
+		m.close()
+		return fmt.Errorf("the key the lead signs its answers with: %w", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &leadState{m: m, requests: reqs, cancel: cancel, loopDone: make(chan struct{}), wake: make(chan struct{}, 1),
+	l := &leadState{m: m, key: key, requests: reqs, cancel: cancel, loopDone: make(chan struct{}), wake: make(chan struct{}, 1),
 		states: map[string]event.TeammateState{}, asks: map[string]context.CancelFunc{}, mates: map[string]*mateRun{}, procs: map[string]*mateProc{}}
 	a.lead = l
 	a.infos = append(a.infos, fmt.Sprintf("This session leads team %s (mailbox: %s).", m.team, redactSetting(m.setting)))
@@ -272,7 +279,7 @@ func (a *App) answerTeammate(ctx context.Context, to string, resp teamtool.Respo
 	if _, err := l.requests.Claim(resp.RequestID, to, by, resp.Approve); err != nil {
 		return "", err
 	}
-	msg, err := mailbox.NewPlanApprovalResponse(l.m.team, team.LeadName, to, mailbox.PlanApprovalResponse{
+	msg, err := team.NewSignedResponse(l.key, l.m.team, team.LeadName, to, mailbox.PlanApprovalResponse{
 		RequestID: resp.RequestID, Approved: resp.Approve, Feedback: resp.Feedback, Mode: resp.Mode})
 	if err == nil {
 		err = a.sendTeam(ctx, l.m, msg, by)
@@ -313,5 +320,6 @@ func (a *App) closeLead() {
 	l.cancel()
 	l.wg.Wait()
 	<-l.loopDone
+	_ = team.ClearLeadMode(a.cfg.ConfigDir, l.m.team)
 	l.m.close()
 }

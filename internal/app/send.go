@@ -43,10 +43,15 @@ func (a *App) Start() error {
 		a.emit(event.Notice{Level: "info", Text: i})
 	}
 	m, via, err := a.startingMode()
-	if err != nil || m == "" {
+	if err != nil {
 		return err
 	}
-	a.plan.SetMode(m, via)
+	if m != "" {
+		a.plan.SetMode(m, via)
+	}
+	// A lead holds its team to its mode from the start, whether or not
+	// the mode changed (the first call tells every member it knows).
+	a.holdTeammates()
 	return nil
 }
 

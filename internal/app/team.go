@@ -92,12 +92,26 @@ func prepareTeam(opts *Options, cfg *config.Config) error {
 		opts.Resume = rec.SessionID
 		t.PlanModeRequired = t.PlanModeRequired || rec.PlanModeRequired
 	}
-	ceiling, err := teammateCeiling(opts, cfg, rec.LeadMode, found && opts.Resume == rec.SessionID)
+	resuming := found && opts.Resume == rec.SessionID
+	opts.Tools = teammateTools(opts, rec.Tools, resuming)
+	ceiling, err := teammateCeiling(opts, cfg, rec.LeadMode, resuming)
 	if err != nil {
 		return err
 	}
 	t.LeadMode = string(ceiling)
 	return nil
+}
+
+// teammateTools settles the built-in tools a teammate has, like its
+// ceiling: a teammate started by a lead (which gives --lead-mode) has the
+// lead's --tools, so it is never handed a tool its lead lacks; one
+// started by hand has its own --tools, else the ones its record kept
+// from its first start; else every tool (nil).
+func teammateTools(opts *Options, recorded *[]string, resuming bool) []string {
+	if opts.Tools != nil || opts.Team.LeadMode != "" || !resuming || recorded == nil {
+		return opts.Tools
+	}
+	return append([]string{}, (*recorded)...)
 }
 
 // joinTeam opens the session's mailbox as member name of team t.

@@ -92,7 +92,16 @@ func teammateCeiling(opts *Options, cfg *config.Config, recorded string, resumin
 	if err != nil {
 		return "", &UsageError{Msg: "the lead's mode: " + err.Error()}
 	}
-	return leadCeiling(m), nil
+	c := leadCeiling(m)
+	// A lead of the team that runs now holds the teammate too, even one
+	// it did not start (team.LeadMode); read again once the teammate's
+	// record is written (takeLeadMode).
+	if lm, found, err := team.LoadLeadMode(cfg.ConfigDir, t.Team); err != nil {
+		c = c.Within(permission.ModeDefault)
+	} else if l, perr := permission.ParseMode(lm); found && perr == nil {
+		c = c.Within(leadCeiling(l))
+	}
+	return c, nil
 }
 
 // modeCeiling is the freest mode this session may enter: for a teammate
@@ -114,29 +123,38 @@ func (a *App) modeCeiling() permission.Mode {
 	return permission.Mode(t.LeadMode)
 }
 
-// holdTeammates brings the teammates down to the lead's mode when the
-// lead's changed to one stricter than theirs: the user who makes the lead
-// ask before edits makes its teammates ask too. A teammate in this
-// process is moved at once; every other teammate the lead knows of is
-// sent a mode_limit message, which it applies between turns.
+// holdTeammates brings the teammates down to the lead's mode: when the
+// lead starts (Start calls it whatever its mode), and when its mode
+// changed to one stricter than theirs. The user who makes the lead ask
+// before edits makes its teammates ask too, and a lead in plan mode
+// holds every member it knows, also one started by hand and already
+// running. A teammate in this process is moved at once; every other
+// teammate the lead knows of (its record, or what the lead heard of it)
+// is sent a mode_limit message, which it applies between turns, and the
+// lead's mode is published for members that join later (team.LeadMode).
 func (a *App) holdTeammates() {
 	l := a.lead
 	if l == nil {
 		return
 	}
-	limit := leadCeiling(a.plan.Mode())
+	mode := a.plan.Mode()
+	limit := leadCeiling(mode)
+	// Published before the members are listed: a member writes its
+	// record before it reads this, so either it is listed or it reads.
+	if err := team.SaveLeadMode(a.cfg.ConfigDir, l.m.team, string(mode)); err != nil {
+		a.emit(event.Notice{Level: "warning", Text: "publishing the lead's mode to its team: " + err.Error()})
+	}
 	l.mu.Lock()
-	lowered := l.limit != "" && l.limit.Freer(limit)
+	first := l.limit == ""
+	lowered := first || l.limit.Freer(limit)
 	l.limit = limit
 	mates := make([]*App, 0, len(l.mates))
 	for _, r := range l.mates {
 		mates = append(mates, r.app)
 	}
-	var others []string
+	known := map[string]bool{}
 	for name := range l.states {
-		if _, in := l.mates[name]; !in {
-			others = append(others, name)
-		}
+		known[name] = true
 	}
 	l.mu.Unlock()
 	for _, m := range mates {
@@ -147,9 +165,28 @@ func (a *App) holdTeammates() {
 	if !lowered {
 		return
 	}
+	if first {
+		// A lead that starts tells every member with a record that has
+		// not stopped: one may be running, started by hand or by a
+		// lead before this one.
+		names, _ := team.ListMembers(a.cfg.ConfigDir, l.m.team)
+		for _, name := range names {
+			if rec, found, err := team.LoadRecord(a.cfg.ConfigDir, l.m.team, name); err == nil && found && rec.State != event.TeammateStopped {
+				known[name] = true
+			}
+		}
+	}
+	l.mu.Lock()
+	var others []string
+	for name := range known {
+		if _, in := l.mates[name]; !in {
+			others = append(others, name)
+		}
+	}
+	l.mu.Unlock()
 	sort.Strings(others)
 	for _, name := range others {
-		msg, err := mailbox.NewMessage(l.m.team, team.LeadName, name, mailbox.TypeModeLimit, mailbox.ModeLimit{Mode: string(limit)})
+		msg, err := mailbox.NewMessage(l.m.team, team.LeadName, name, mailbox.TypeModeLimit, mailbox.ModeLimit{Mode: string(mode)})
 		if err == nil {
 			err = a.sendTeam(context.Background(), l.m, msg, "")
 		}
@@ -159,10 +196,112 @@ func (a *App) holdTeammates() {
 	}
 }
 
+// takeLeadMode holds a teammate that joins its team to the mode its
+// lead published, if one runs (team.LeadMode), before its first turn:
+// also a teammate started by hand, which no lead told anything.
+func (a *App) takeLeadMode() {
+	mode, found, err := team.LoadLeadMode(a.cfg.ConfigDir, a.mate.m.team)
+	if err != nil {
+		// Unreadable: the teammate cannot tell how free it may be, so
+		// it plans.
+		a.infos = append(a.infos, err.Error())
+		mode, found = string(permission.ModePlan), true
+	}
+	if !found {
+		return
+	}
+	m, err := permission.ParseMode(mode)
+	if err != nil {
+		m = permission.ModePlan
+	}
+	a.lowerCeiling(m, false)
+}
+
+// recordMateMode keeps the teammate's mode in its record, for a lead in
+// plan mode to read before it sends it anything to act on.
+func (a *App) recordMateMode(mode string) {
+	s := a.mate
+	if s == nil {
+		return
+	}
+	_, _ = a.saveRecord(func(r *team.Record) { r.Mode = mode })
+}
+
+// teammateMode is the mode teammate name works in now, as the lead knows
+// it: read from the session for a teammate in this process, else from
+// its record; "" when the lead cannot tell.
+func (a *App) teammateMode(name string) permission.Mode {
+	l := a.lead
+	l.mu.Lock()
+	r, in := l.mates[name]
+	l.mu.Unlock()
+	if in {
+		return r.app.plan.Mode()
+	}
+	return a.recordedMode(l.m.team, name)
+}
+
+// recordedMode is the mode teammate name of team last recorded, or ""
+// when there is no record or it names none.
+func (a *App) recordedMode(teamName, name string) permission.Mode {
+	rec, found, err := team.LoadRecord(a.cfg.ConfigDir, teamName, name)
+	if err != nil || !found {
+		return ""
+	}
+	m, err := permission.ParseMode(rec.Mode)
+	if err != nil {
+		return ""
+	}
+	return m
+}
+
+// leadPlans says this teammate's lead is in plan mode now, as far as it
+// can tell: for a teammate in the lead's process, the lead's mode; for
+// another, the mode the lead published (team.LeadMode).
+func (a *App) leadPlans() bool {
+	if f := a.opts.Team.leadMode; f != nil {
+		return f() == permission.ModePlan
+	}
+	mode, found, err := team.LoadLeadMode(a.cfg.ConfigDir, a.mate.m.team)
+	return err != nil || (found && mode == string(permission.ModePlan))
+}
+
+// checkRelay refuses a teammate's message to another teammate that may
+// write while their lead plans: otherwise a planning lead would have one
+// teammate that plans pass on what it may not send itself.
+func (a *App) checkRelay(to string) error {
+	if !a.leadPlans() {
+		return nil
+	}
+	if m := a.recordedMode(a.mate.m.team, to); m == permission.ModePlan {
+		return nil
+	}
+	return fmt.Errorf("not sent: your lead is in plan mode and %s does not plan, so your message could make it change files before the lead's plan is approved. Message the lead, or teammates that plan", to)
+}
+
+// checkPlanningSend refuses what a lead in plan mode would send a
+// teammate to act on unless the teammate plans too: the lead changes
+// nothing but its plan file, and a teammate that may write would change
+// files on its word. This holds whether or not the teammate has read the
+// lead's mode_limit yet.
+func (a *App) checkPlanningSend(to string) error {
+	if a.plan.Mode() != permission.ModePlan {
+		return nil
+	}
+	m := a.teammateMode(to)
+	if m == permission.ModePlan {
+		return nil
+	}
+	how := "ponder cannot tell which mode it works in"
+	if m != "" {
+		how = fmt.Sprintf("it works in %s mode", m)
+	}
+	return fmt.Errorf("not sent: you are in plan mode and %s cannot be held to it (%s), so your message could make it change files before your plan is approved. Message only teammates that plan, or send this once your plan is approved", to, how)
+}
+
 // applyModeLimit lowers the teammate's ceiling to what a mode_limit
 // message says, never raises it, and brings its mode down to it.
 func (a *App) applyModeLimit(msg mailbox.Message) {
-	s := a.mate
 	var ml mailbox.ModeLimit
 	err := msg.Decode(mailbox.TypeModeLimit, &ml)
 	m, perr := permission.ParseMode(ml.Mode)
@@ -173,19 +312,28 @@ func (a *App) applyModeLimit(msg mailbox.Message) {
 		a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, Reason: err.Error()})
 		return
 	}
-	limit := leadCeiling(m)
+	a.lowerCeiling(m, true)
+}
+
+// lowerCeiling holds the teammate to what a lead in mode lead allows:
+// its ceiling is lowered, never raised, and its mode brought down to it.
+// notice tells the front ends (not before the session has started).
+func (a *App) lowerCeiling(lead permission.Mode, notice bool) {
+	s := a.mate
+	limit := leadCeiling(lead)
 	s.mu.Lock()
-	lowered := s.ceiling.Freer(limit)
+	lowered := s.ceiling == "" || s.ceiling.Freer(limit)
 	if lowered {
-		s.ceiling, s.rec.LeadMode = limit, string(limit)
+		s.ceiling = limit
 	}
-	rec := s.rec
 	s.mu.Unlock()
 	if !lowered {
 		return
 	}
-	_ = rec.Save(a.cfg.ConfigDir)
-	a.emit(event.Notice{Level: "info", Text: fmt.Sprintf("The lead works in a stricter mode now: this teammate works in %s at most.", limit)})
+	_, _ = a.saveRecord(func(r *team.Record) { r.LeadMode = string(limit) })
+	if notice {
+		a.emit(event.Notice{Level: "info", Text: fmt.Sprintf("The lead works in a stricter mode now: this teammate works in %s at most.", limit)})
+	}
 	if a.plan.Mode().Freer(limit) {
 		a.plan.SetMode(limit, planmode.ViaTeam)
 	}

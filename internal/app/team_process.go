@@ -93,7 +93,7 @@ func (a *App) spawnProcess(s teamtool.Spawn, lead permission.Mode) (string, erro
 }
 
 // teammateArgs is the command line of a teammate process: the lead's
-// project, mailbox, model and command-line rules, the mode spawnMode gave
+// project, mailbox, model, command-line rules and --tools, the mode spawnMode gave
 // it (never freer than the lead's) and the lead's mode as its ceiling.
 func (a *App) teammateArgs(s teamtool.Spawn, lead permission.Mode) []string {
 	l := a.lead
@@ -116,6 +116,11 @@ func (a *App) teammateArgs(s teamtool.Spawn, lead permission.Mode) []string {
 	}
 	if len(a.opts.Disallowed) > 0 {
 		args = append(args, "--disallowedTools", strings.Join(a.opts.Disallowed, ","))
+	}
+	if a.opts.Tools != nil {
+		// "--tools=" with nothing after it leaves the teammate no
+		// built-in tool, as the lead has none.
+		args = append(args, "--tools="+strings.Join(a.opts.Tools, ","))
 	}
 	// After "--" a prompt that starts with a dash is not read as a flag.
 	return append(args, "--", s.Prompt)

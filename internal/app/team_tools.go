@@ -43,6 +43,11 @@ func (a *App) leadSend(ctx context.Context, to, text, by string) (string, error)
 	if to == team.LeadName {
 		return "", errors.New("you are the lead")
 	}
+	if by == "model" {
+		if err := a.checkPlanningSend(to); err != nil {
+			return "", err
+		}
+	}
 	msg, err := mailbox.NewMessage(l.m.team, team.LeadName, to, mailbox.TypeText, mailbox.Text{Text: text})
 	if err != nil {
 		return "", err
@@ -96,7 +101,7 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 	o := a.opts
 	topts := Options{Dir: a.dir, ConfigDir: a.cfg.ConfigDir, Getenv: o.Getenv, Provider: o.Provider, Model: o.Model,
 		ExploreModel: o.ExploreModel, PlanModel: o.PlanModel, Mode: s.Mode, Trust: o.Trust, RememberedTrust: o.RememberedTrust,
-		Allowed: o.Allowed, Disallowed: o.Disallowed, HTTPClient: o.HTTPClient, LLM: o.LLM, Now: o.Now, Sandbox: a.sandbox,
+		Allowed: o.Allowed, Disallowed: o.Disallowed, Tools: o.Tools, HTTPClient: o.HTTPClient, LLM: o.LLM, Now: o.Now, Sandbox: a.sandbox,
 		Team: &TeamOptions{Team: l.m.team, Name: s.Name, PlanModeRequired: s.PlanModeRequired, Mailbox: l.m.setting,
 			LeadMode: string(lead), leadMode: a.plan.Mode}}
 	mate, err := New(topts)

@@ -18,6 +18,8 @@ import (
 // mateState is what a teammate session keeps of its place in the team.
 type mateState struct {
 	m *member
+	// saveMu orders the writes of rec (saveRecord).
+	saveMu sync.Mutex
 
 	mu  sync.Mutex
 	rec team.Record
@@ -26,12 +28,14 @@ type mateState struct {
 	// ceiling is the freest mode the teammate may enter (see
 	// modeCeiling), lowered by the lead's mode_limit messages.
 	ceiling permission.Mode
+	// key checks the lead's answers (nil: none is accepted).
+	key []byte
 }
 
 // teammateAsker answers a teammate's questions; nobody attends a
 // teammate. Entering plan mode is its own choice. Leaving it is too,
-// unless plan mode is required: then the plan goes to the lead and the
-// turn ends with it waiting. Every other question has no answerer, so a
+// unless plan mode is required or the lead plans: then the plan goes to
+// the lead and the turn ends with it waiting. Every other question has no answerer, so a
 // call that needs a yes is refused, as in a headless run.
 type teammateAsker struct{ a *App }
 
@@ -40,7 +44,9 @@ func (t teammateAsker) Ask(ctx context.Context, q permission.Question) (permissi
 	case permission.AskEnterPlan:
 		return permission.Answer{Allow: true}, nil
 	case permission.AskPlanExit:
-		if !t.a.opts.Team.PlanModeRequired {
+		// While the lead plans, no teammate leaves plan mode on its own:
+		// the lead's model may not approve then, only its user.
+		if !t.a.opts.Team.PlanModeRequired && !t.a.leadPlans() {
 			return permission.Answer{Option: event.OptionApprove}, nil
 		}
 		return permission.Answer{}, t.a.requestApproval(ctx, q)
@@ -65,6 +71,12 @@ func (a *App) openTeammate() error {
 	rec.SessionID, rec.Cwd = a.id, a.dir
 	rec.PlanModeRequired = a.opts.Team.PlanModeRequired
 	rec.LeadMode = a.opts.Team.LeadMode
+	rec.Mode = string(a.plan.Mode())
+	rec.Tools = nil
+	if a.opts.Tools != nil {
+		tools := append([]string{}, a.opts.Tools...)
+		rec.Tools = &tools
+	}
 	if rec.State == event.TeammateAwaitingApproval && (a.pendingPlan() == nil || rec.RequestID == "") {
 		// The request was being sent when the teammate stopped, and its
 		// ExitPlanMode call never finished: it waits on nothing.
@@ -75,17 +87,61 @@ func (a *App) openTeammate() error {
 		return err
 	}
 	a.mate = &mateState{m: m, rec: rec, ceiling: permission.Mode(a.opts.Team.LeadMode)}
+	if err := a.mateKey(); err != nil {
+		// It runs, but takes no answer from anyone: say why.
+		a.infos = append(a.infos, "plan approvals from the lead cannot be checked, so none will be accepted: "+err.Error())
+	}
+	// After the record is written: a lead that starts now either lists
+	// this teammate or has published its mode already.
+	a.takeLeadMode()
 	return nil
+}
+
+// mateKey loads the team's key the lead's answers are checked with, once
+// it is there. Over the files mailbox lead and teammate share the config
+// directory, and whichever starts first makes the key; over another
+// mailbox the lead may be on another machine, so a key made here would
+// never match its: the teammate waits for a copy of the lead's instead.
+func (a *App) mateKey() error {
+	s := a.mate
+	s.mu.Lock()
+	have := s.key != nil
+	s.mu.Unlock()
+	if have {
+		return nil
+	}
+	load := team.LoadKey
+	if s.m.setting == mailbox.SettingFiles {
+		load = team.LoadOrCreateKey
+	}
+	key, err := load(a.cfg.ConfigDir, s.m.team)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.key = key
+	s.mu.Unlock()
+	return nil
+}
+
+// saveRecord changes the teammate's record and writes it. Writes happen
+// in the order of the changes, so an older record never overwrites a
+// newer one when two goroutines change it (a lead in the same process
+// lowering the teammate's mode while it works, say).
+func (a *App) saveRecord(change func(*team.Record)) (team.Record, error) {
+	s := a.mate
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	s.mu.Lock()
+	change(&s.rec)
+	rec := s.rec
+	s.mu.Unlock()
+	return rec, rec.Save(a.cfg.ConfigDir)
 }
 
 // setMateState records and reports the teammate's state.
 func (a *App) setMateState(state, requestID, summary string) error {
-	s := a.mate
-	s.mu.Lock()
-	s.rec.State, s.rec.RequestID = state, requestID
-	rec := s.rec
-	s.mu.Unlock()
-	err := rec.Save(a.cfg.ConfigDir)
+	rec, err := a.saveRecord(func(r *team.Record) { r.State, r.RequestID = state, requestID })
 	a.logTeam(teamRecord{Event: "state", State: state, RequestID: requestID})
 	a.emit(event.TeammateState{Team: rec.Team, Name: rec.Name, State: state, SessionID: a.id, RequestID: requestID, Summary: summary})
 	return err
@@ -194,17 +250,21 @@ func (a *App) mateApply(ctx context.Context, msg mailbox.Message) error {
 		if a.pendingPlan() != nil {
 			// Kept in the record before the message is acknowledged, so
 			// a crash loses nothing.
-			s.mu.Lock()
-			s.rec.Held = append(s.rec.Held, text)
-			rec := s.rec
-			s.mu.Unlock()
-			return rec.Save(a.cfg.ConfigDir)
+			_, err := a.saveRecord(func(r *team.Record) { r.Held = append(r.Held, text) })
+			return err
 		}
 		_ = a.setMateState(event.TeammateWorking, "", "")
 		res, err := a.Send(ctx, text)
 		a.afterMateTurn(ctx, res, err)
 	case mailbox.TypePlanApprovalResponse:
-		resp, err := team.AcceptResponse(msg, s.rec.Lead, a.outstanding())
+		kerr := a.mateKey()
+		s.mu.Lock()
+		key := s.key
+		s.mu.Unlock()
+		resp, err := team.AcceptResponse(msg, s.rec.Lead, a.outstanding(), key)
+		if err != nil && kerr != nil {
+			err = fmt.Errorf("%w (%v)", err, kerr)
+		}
 		if err != nil {
 			a.logTeam(teamRecord{Event: "ignored", Type: string(msg.Type), ID: msg.ID, From: msg.From, RequestID: resp.RequestID, Reason: err.Error()})
 			a.emit(event.Notice{Level: "warning", Text: err.Error()})
@@ -269,11 +329,7 @@ func (a *App) afterMateTurn(ctx context.Context, res TurnResult, err error) {
 		res, err = a.Send(ctx, strings.Join(held, "\n\n"))
 		// Cleared once the turn has taken them: a crash before
 		// delivers them again rather than never.
-		s.mu.Lock()
-		s.rec.Held = s.rec.Held[len(held):]
-		rec := s.rec
-		s.mu.Unlock()
-		_ = rec.Save(a.cfg.ConfigDir)
+		_, _ = a.saveRecord(func(r *team.Record) { r.Held = r.Held[len(held):] })
 	}
 	summary := strings.TrimSpace(res.Text)
 	if err != nil {
@@ -299,6 +355,11 @@ func (a *App) teammateSend(ctx context.Context, to, text string) (string, error)
 	}
 	if to == s.m.name {
 		return "", fmt.Errorf("%s is you", to)
+	}
+	if to != s.rec.Lead {
+		if err := a.checkRelay(to); err != nil {
+			return "", err
+		}
 	}
 	msg, err := mailbox.NewMessage(s.m.team, s.m.name, to, mailbox.TypeText, mailbox.Text{Text: text})
 	if err != nil {

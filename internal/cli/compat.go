@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -121,16 +120,7 @@ func (c *compatOptions) read(cmd *cobra.Command) {
 
 // toolList is the --tools list, or nil for every tool.
 func (c *compatOptions) toolList() []string {
-	if !c.toolsSet || strings.TrimSpace(c.tools) == "default" {
-		return nil
-	}
-	list := []string{}
-	for _, n := range strings.Split(c.tools, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			list = append(list, n)
-		}
-	}
-	return list
+	return toolList(c.toolsSet, c.tools)
 }
 
 // validate checks the compatibility flags that ponder carries out.

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +29,7 @@ type teammateOptions struct {
 	trust           bool
 	mailbox         string
 	allowed, denied []string
+	tools           string
 }
 
 func newTeammateCmd(io IO) *cobra.Command {
@@ -68,7 +70,8 @@ teams on one machine; "nats://host:4222" for teams across machines), or
 			}
 			opts := headless.Options{
 				App: app.Options{Provider: o.provider, Model: o.model, Mode: o.mode, Trust: o.trust, Allowed: o.allowed, Disallowed: o.denied,
-					Team: &app.TeamOptions{Team: o.team, Name: o.name, PlanModeRequired: o.planRequired, Mailbox: o.mailbox, LeadMode: o.leadMode}},
+					Tools: toolList(cmd.Flags().Changed("tools"), o.tools),
+					Team:  &app.TeamOptions{Team: o.team, Name: o.name, PlanModeRequired: o.planRequired, Mailbox: o.mailbox, LeadMode: o.leadMode}},
 				Prompt: prompt, OutputFormat: o.outputFormat, Stdout: io.Out, Stderr: io.Err,
 			}
 			if code := headless.RunTeammate(cmd.Context(), opts); code != 0 {
@@ -90,5 +93,21 @@ teams on one machine; "nats://host:4222" for teams across machines), or
 	f.StringVar(&o.mailbox, "mailbox", "", `the team's mailbox: "files" or a nats:// URL (default: team.mailbox from the settings)`)
 	f.StringSliceVar(&o.allowed, "allowedTools", nil, "tool rules to allow, comma-separated")
 	f.StringSliceVar(&o.denied, "disallowedTools", nil, "tool rules to deny, comma-separated")
+	f.StringVar(&o.tools, "tools", "", `the only built-in tools the teammate has, comma-separated ("default": all of them; "": none; default: the ones its record kept, else all)`)
 	return cmd
+}
+
+// toolList reads a --tools value: nil (every tool) when the flag was not
+// given or says "default", else the names it lists (none for "").
+func toolList(set bool, s string) []string {
+	if !set || strings.TrimSpace(s) == "default" {
+		return nil
+	}
+	list := []string{}
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			list = append(list, n)
+		}
+	}
+	return list
 }

@@ -101,6 +101,10 @@ func suggestExec(class shellclass.Result) string {
 	return rule
 }
 
+// EscapeGlob quotes the characters a path pattern treats specially, so
+// that a rule names exactly the path s.
+func EscapeGlob(s string) string { return escapeGlob(s) }
+
 // escapeGlob quotes the characters a path pattern treats specially.
 func escapeGlob(s string) string {
 	var b strings.Builder

@@ -12,8 +12,10 @@ import (
 // message, so the rule is the protocol's: the answer must come from the
 // teammate's lead, and carry the ID of the request the teammate is
 // waiting on (outstanding, "" when it waits on none). Anything else is
-// refused with the reason, and changes nothing.
-func AcceptResponse(msg mailbox.Message, lead, outstanding string) (mailbox.PlanApprovalResponse, error) {
+// refused with the reason, and changes nothing. Since anyone who can
+// write to the mailbox can claim to be the lead, the answer must also be
+// signed with the team's key (see KeyName).
+func AcceptResponse(msg mailbox.Message, lead, outstanding string, key []byte) (mailbox.PlanApprovalResponse, error) {
 	resp, err := msg.PlanApprovalResponse()
 	if err != nil {
 		return resp, err
@@ -25,6 +27,9 @@ func AcceptResponse(msg mailbox.Message, lead, outstanding string) (mailbox.Plan
 		return resp, fmt.Errorf("a plan approval response for %s was ignored: no plan is waiting for approval", resp.RequestID)
 	case resp.RequestID != outstanding:
 		return resp, fmt.Errorf("a plan approval response for %s was ignored: the plan waiting for approval is request %s", resp.RequestID, outstanding)
+	}
+	if err := verify(key, msg, resp); err != nil {
+		return resp, fmt.Errorf("a plan approval response for %s that claims to come from the lead was ignored: %v", resp.RequestID, err)
 	}
 	return resp, nil
 }

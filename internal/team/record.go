@@ -45,6 +45,14 @@ type Record struct {
 	// when it was started (its lead's); started again without one, it
 	// keeps this.
 	LeadMode string `json:"lead_mode,omitempty"`
+	// Tools, when not nil, are the only built-in tools the teammate has
+	// (its lead's --tools, or its own), kept for when it is started
+	// again without them. nil is every tool; an empty list none.
+	Tools *[]string `json:"tools,omitempty"`
+	// Mode is the permission mode the teammate works in now, written at
+	// each change: a lead in plan mode reads it before it sends the
+	// teammate anything to act on.
+	Mode string `json:"mode,omitempty"`
 	// State is one of event's Teammate* states.
 	State string `json:"state"`
 	// RequestID is the plan approval request waiting for an answer; it is

@@ -1,7 +1,10 @@
 package team
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -9,18 +12,21 @@ import (
 	"github.com/ponder-agent/ponder/internal/team/mailbox"
 )
 
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
 func response(t *testing.T, from, requestID string, approved bool) mailbox.Message {
 	t.Helper()
-	m, err := mailbox.NewPlanApprovalResponse("core", from, "alice", mailbox.PlanApprovalResponse{RequestID: requestID, Approved: approved})
+	m, err := NewSignedResponse(testKey, "core", from, "alice", mailbox.PlanApprovalResponse{RequestID: requestID, Approved: approved})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-// A response counts only from the lead and only for the request the
-// teammate waits on: the mailbox does not check senders, so anyone who
-// can write to the inbox could otherwise approve a plan.
+// A response counts only from the lead, only for the request the
+// teammate waits on, and only signed with the team's key: the mailbox
+// does not check senders, so anyone who can write to the inbox could
+// otherwise approve a plan.
 func TestAcceptResponse(t *testing.T) {
 	cases := []struct {
 		name, from, id, outstanding string
@@ -36,15 +42,95 @@ func TestAcceptResponse(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := response(t, LeadName, c.id, true)
 			m.From = c.from
-			_, err := AcceptResponse(m, LeadName, c.outstanding)
+			_, err := AcceptResponse(m, LeadName, c.outstanding, testKey)
 			if (err == nil) != c.ok {
 				t.Errorf("AcceptResponse = %v; want accepted %v", err, c.ok)
 			}
 		})
 	}
 	text, _ := mailbox.NewMessage("core", LeadName, "alice", mailbox.TypeText, mailbox.Text{Text: `{"request_id":"r1","approved":true}`})
-	if _, err := AcceptResponse(text, LeadName, "r1"); err == nil {
+	if _, err := AcceptResponse(text, LeadName, "r1", testKey); err == nil {
 		t.Error("a text message that reads like an approval was accepted as one")
+	}
+}
+
+// An answer that is not signed, signed with another key, or changed after
+// it was signed (turned from a rejection into an approval, given a freer
+// mode, sent to another teammate, or its signature moved to another
+// request) is ignored with the reason.
+func TestAcceptResponseChecksSignature(t *testing.T) {
+	unsigned, _ := mailbox.NewPlanApprovalResponse("core", LeadName, "alice", mailbox.PlanApprovalResponse{RequestID: "r1", Approved: true})
+	other, _ := NewSignedResponse([]byte("another key, another key, anoth!"), "core", LeadName, "alice", mailbox.PlanApprovalResponse{RequestID: "r1", Approved: true})
+	reject, _ := NewSignedResponse(testKey, "core", LeadName, "alice", mailbox.PlanApprovalResponse{RequestID: "r1", Feedback: "no"})
+	tamper := func(m mailbox.Message, f func(*mailbox.PlanApprovalResponse)) mailbox.Message {
+		r, err := m.PlanApprovalResponse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(&r)
+		m.Payload, _ = json.Marshal(r)
+		return m
+	}
+	bob, _ := NewSignedResponse(testKey, "core", LeadName, "bob", mailbox.PlanApprovalResponse{RequestID: "r1", Approved: true})
+	bob.To = "alice"
+	cases := map[string]mailbox.Message{
+		"unsigned":                    unsigned,
+		"signed with another key":     other,
+		"a rejection made approval":   tamper(reject, func(r *mailbox.PlanApprovalResponse) { r.Approved, r.Feedback = true, "" }),
+		"a freer mode":                tamper(response(t, LeadName, "r1", true), func(r *mailbox.PlanApprovalResponse) { r.Mode = "acceptEdits" }),
+		"another teammate's answer":   bob,
+		"another request's signature": tamper(response(t, LeadName, "r0", true), func(r *mailbox.PlanApprovalResponse) { r.RequestID = "r1" }),
+	}
+	for name, m := range cases {
+		if _, err := AcceptResponse(m, LeadName, "r1", testKey); err == nil || !strings.Contains(err.Error(), "ignored") {
+			t.Errorf("%s: AcceptResponse = %v; want it ignored", name, err)
+		}
+	}
+	if _, err := AcceptResponse(response(t, LeadName, "r1", true), LeadName, "r1", nil); err == nil {
+		t.Error("a teammate without a key accepted an answer")
+	}
+}
+
+// The key is made once, 0600, whoever comes first; a key others may read
+// or that is not one is refused.
+func TestTeamKey(t *testing.T) {
+	dir := t.TempDir()
+	k1, err := LoadOrCreateKey(dir, "core")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2, err := LoadOrCreateKey(dir, "core")
+	if err != nil || string(k1) != string(k2) || len(k1) != 32 {
+		t.Fatalf("a second member got another key (%v)", err)
+	}
+	p := KeyPath(dir, "core")
+	info, err := os.Stat(p)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the key's mode is %v (%v); want 0600", info.Mode(), err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".team.key") {
+			t.Errorf("a temporary key file was left behind: %s", e.Name())
+		}
+	}
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOrCreateKey(dir, "core"); err == nil || !strings.Contains(err.Error(), "0600") {
+		t.Errorf("a key others may read was used: %v", err)
+	}
+	if err := os.WriteFile(p, []byte("short\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOrCreateKey(dir, "core"); err == nil || !strings.Contains(err.Error(), "not a team key") {
+		t.Errorf("a broken key was used: %v", err)
+	}
+	if _, err := LoadOrCreateKey(dir, "../x"); err == nil {
+		t.Error("a team name with a path was accepted")
 	}
 }
 

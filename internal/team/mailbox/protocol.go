@@ -39,6 +39,10 @@ type PlanApprovalResponse struct {
 	Mode string `json:"mode,omitempty"`
 	// Model optionally names the model to implement the plan with.
 	Model string `json:"model,omitempty"`
+	// Signature is the lead's HMAC of the answer under the team's key
+	// (package team signs and checks it); an answer without a valid one
+	// is ignored.
+	Signature string `json:"signature,omitempty"`
 }
 
 // ShutdownRequest asks a teammate to stop once its current work is done.
