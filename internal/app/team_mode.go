@@ -267,14 +267,20 @@ func (a *App) leadPlans() bool {
 }
 
 // checkRelay refuses a teammate's message to another teammate that may
-// write while their lead plans: otherwise a planning lead would have one
-// teammate that plans pass on what it may not send itself.
+// write while the sender plans or their lead does: a teammate that must
+// plan first (or a planning lead through it) would otherwise have a peer
+// change files on its word before any plan is approved. Messages to the
+// lead are not relays.
 func (a *App) checkRelay(to string) error {
-	if !a.leadPlans() {
+	leadPlans := a.leadPlans()
+	if !leadPlans && a.plan.Mode() != permission.ModePlan {
 		return nil
 	}
 	if m := a.recordedMode(a.mate.m.team, to); m == permission.ModePlan {
 		return nil
+	}
+	if !leadPlans {
+		return fmt.Errorf("not sent: you are in plan mode and %s does not plan, so your message could make it change files before your plan is approved. Message your lead, or teammates that plan", to)
 	}
 	return fmt.Errorf("not sent: your lead is in plan mode and %s does not plan, so your message could make it change files before the lead's plan is approved. Message the lead, or teammates that plan", to)
 }

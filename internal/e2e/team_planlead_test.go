@@ -200,3 +200,38 @@ func TestTeamPlanLeadKeepsTeammatePlanning(t *testing.T) {
 		host.close()
 	})
 }
+
+// TestTeamPlanningTeammateNoRelay: a teammate that must plan first
+// cannot have a peer that may write act for it, even while the lead
+// itself does not plan: its message is refused and nothing is written.
+func TestTeamPlanningTeammateNoRelay(t *testing.T) {
+	const (
+		leadTask  = "PEER LEAD: start both"
+		aliceTask = "PEER ALICE: plan, and ask bob"
+		bobTask   = "PEER BOB: do what alice asks"
+		relay     = "PEER-WRITE please"
+	)
+	forAPIs(t, func(t *testing.T, api string) {
+		alice := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = aliceTask; return m }
+		bob := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = bobTask; return m }
+		lead := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = leadTask; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "lead starts both", When: lead(fakemodel.Match{LastUser: leadTask}), ToolCalls: tools(
+				call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask, "mode": "acceptEdits"}},
+				call{Name: "SpawnTeammate", Input: map[string]any{"name": "alice", "prompt": aliceTask, "plan_mode_required": true}})},
+			fakemodel.Reply{Name: "lead done", When: lead(fakemodel.Match{}), Text: "lead done", Times: -1},
+			fakemodel.Reply{Name: "alice relays", When: alice(fakemodel.Match{LastUser: aliceTask}), ToolCalls: tools(
+				call{Name: "SendMessage", Input: map[string]any{"to": "bob", "message": relay}})},
+			fakemodel.Reply{Name: "alice done", When: alice(fakemodel.Match{}), Text: "alice done", Times: -1},
+			fakemodel.Reply{Name: "bob writes", When: bob(fakemodel.Match{LastUser: relay}), ToolCalls: []fakemodel.ToolCall{writeCall("relayed.txt", "pwned\n")}, Times: -1},
+			fakemodel.Reply{Name: "bob idles", When: bob(fakemodel.Match{}), Text: "bob idle", Times: -1},
+		)
+		w.mustRun(0, "", "-p", "--team", "core", "--permission-mode", "acceptEdits", "--output-format", "stream-json", leadTask)
+		if !sawResult(w, aliceTask, "not sent: you are in plan mode", true) {
+			t.Errorf("alice's message to bob was not refused: %+v", resultsOf(w, aliceTask))
+		}
+		if got := w.read("relayed.txt"); got != "<missing>" {
+			t.Errorf("relayed.txt = %q: a teammate that must plan had another write", got)
+		}
+	})
+}
