@@ -64,7 +64,9 @@ func ParsePattern(line string) (p Pattern, ok bool) {
 	p.text = line
 	if !strings.ContainsAny(line, `*?[\`) {
 		p.literal = true
-	} else if line[0] == '*' && !strings.ContainsAny(line[1:], `*?[\`) {
+	} else if line[0] == '*' && !strings.ContainsAny(line[1:], `*?[\/`) {
+		// "*.log": a suffix of a name with no slash. ("*/x" is not: its
+		// star is a whole directory name.)
 		p.suffix = line[1:]
 	}
 	return p, true

@@ -32,6 +32,11 @@ func TestPathPatternsFollowTheDocumentedSyntax(t *testing.T) {
 		{"~/.ssh/**", home + "/.ssh/id_ed25519", true},
 		{"~/.ssh/**", home + "/.ssh", true},
 		{"~/.ssh", home + "/.ssh/id_rsa", true},
+		// A wildcard segment stands for one directory name.
+		{"src/*/secret.txt", root + "/src/a/secret.txt", true},
+		{"src/*/secret.txt", root + "/src/a/b/secret.txt", false},
+		{"//abs/teams/*/team.key", "/abs/teams/core/team.key", true},
+		{"~/*/id_rsa", home + "/.ssh/id_rsa", true},
 		// /path is below the project root, never absolute.
 		{"/src/**/*.ts", root + "/src/a.ts", true},
 		{"/src/**/*.ts", root + "/src/x/y/z.ts", true},
