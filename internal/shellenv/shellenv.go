@@ -128,7 +128,34 @@ func Build(environ []string, p Policy) []string {
 		out = slices.DeleteFunc(out, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 		out = append(out, name+"="+p.Set[name])
 	}
+	if !slices.ContainsFunc(out, func(kv string) bool { return strings.HasPrefix(kv, "PATH=") }) {
+		out = append(out, "PATH="+keptPath(environ))
+	}
 	return out
+}
+
+// defaultPath is the search path of commands when ponder has none.
+const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// keptPath is the search path of commands whose policy left PATH out:
+// ponder's own, without empty or relative entries, or a fixed one. The
+// shell must never be left to its built-in path, which ends in "." and
+// so runs programs of the project under common names.
+func keptPath(environ []string) string {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			var keep []string
+			for _, d := range strings.Split(v, ":") {
+				if strings.HasPrefix(d, "/") {
+					keep = append(keep, d)
+				}
+			}
+			if len(keep) > 0 {
+				return strings.Join(keep, ":")
+			}
+		}
+	}
+	return defaultPath
 }
 
 // inherits reports whether the inherit setting passes name on.

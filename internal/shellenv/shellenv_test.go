@@ -163,3 +163,24 @@ func TestWithGitGuard(t *testing.T) {
 		}
 	}
 }
+
+// A policy that leaves PATH out (exclude PATH, inherit none) does not
+// leave the shell its built-in path, which ends in "." and would run a
+// project's own programs under common names.
+func TestPathIsNeverLeftToTheShell(t *testing.T) {
+	environ := []string{"PATH=/usr/local/go/bin:.::/usr/bin:bin", "HOME=/home/u"}
+	for _, p := range []Policy{{Exclude: []string{"PATH"}}, {Inherit: "none"}, {Exclude: []string{"*"}}} {
+		var path string
+		for _, kv := range Build(environ, p) {
+			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+				path = v
+			}
+		}
+		if path != "/usr/local/go/bin:/usr/bin" {
+			t.Errorf("%+v: PATH=%q", p, path)
+		}
+	}
+	if got := keptPath(nil); got != defaultPath {
+		t.Errorf("without a PATH of its own: %q", got)
+	}
+}
