@@ -25,6 +25,8 @@ func TestDenyRulesSeePastUnknownWrappers(t *testing.T) {
 		"/usr/lib/git-core/git-push origin HEAD:refs/heads/a", "git-push origin main", "git send-pack ../r.git HEAD:refs/heads/a",
 		"git receive-pack ../r.git", "git http-push https://x/r.git main", "git -C . send-pack ../r.git HEAD",
 		"/usr/lib/git-core/git-send-pack ../r.git HEAD",
+		`sqlite3 :memory: ".shell rm V"`, `sqlite3 -cmd ".system rm V" :memory: .q`, `echo ".shell rm V" | sqlite3`,
+		"sqlite3 -init sq :memory: .q", "run-parts scripts",
 	}
 	for _, mode := range []Mode{ModeDefault, ModeBypass} {
 		for _, cmd := range refused {

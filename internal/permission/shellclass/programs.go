@@ -106,6 +106,10 @@ func (w *walker) checkProgram(args []arg, direct bool) string {
 	if why, ok := writers[prog]; ok {
 		return fmt.Sprintf("%q %s", prog, why)
 	}
+	if why, ok := programRunners[prog]; ok {
+		w.hidef("%q %s", prog, why)
+		return fmt.Sprintf("%q %s", prog, why)
+	}
 	if interpreters[prog] {
 		return interpreterCmd(w, prog, args[1:])
 	}
@@ -349,6 +353,16 @@ var hiddenRunners = map[string]string{
 	"trap":  "sets traps, which run commands", "enable": "loads shell builtins",
 	"fc": "runs an editor and re-runs commands", "compgen": "can run commands",
 	"complete": "changes shell completion", "bind": "changes key bindings",
+}
+
+// programRunners are programs that run other programs in ways their
+// words need not show: sqlite3 runs .shell and .system commands from its
+// arguments, -cmd, -init files and standard input; run-parts runs every
+// program of a directory.
+var programRunners = map[string]string{
+	"sqlite3":   "runs shell commands given in SQL input (.shell, .system)",
+	"sqlite":    "runs shell commands given in SQL input (.shell, .system)",
+	"run-parts": "runs every program in a directory",
 }
 
 // interpreters run code given to them; only version queries are read-only.

@@ -41,6 +41,9 @@ func RunsCommands(prog string) bool {
 	if interpreters[prog] {
 		return true
 	}
+	if _, ok := programRunners[prog]; ok {
+		return true
+	}
 	if _, ok := hiddenRunners[prog]; ok {
 		return true
 	}
