@@ -32,6 +32,10 @@ func TestAcceptEditsAsksForFilesThatDecideWhatRuns(t *testing.T) {
 		".cargo/config", ".cargo/config.toml", ".github/workflows/ci.yml",
 		".gitlab-ci.yml", ".circleci/config.yml", ".pre-commit-config.yaml", ".husky/pre-commit",
 		"lefthook.yml", ".mise.toml", ".bashrc", ".zshrc", ".profile", ".gitconfig",
+		".config/git/config", ".bash_aliases", ".zlogout", ".ssh/config", ".zed/tasks.json", ".nvim.lua",
+		".github/actions/setup/action.yml", ".gitlab/ci/build.yml", "Jenkinsfile", ".travis.yml",
+		"mise.local.toml", ".tool-versions", ".yarn/releases/yarn-4.cjs", "rust-toolchain.toml",
+		"gradle/wrapper/gradle-wrapper.properties",
 		// through a symlink, "..", and a hard link
 		"innocent.txt", "src/g/config", "src/../.git/config", "twin.go",
 	}
