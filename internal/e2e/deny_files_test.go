@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -186,4 +187,41 @@ func TestOwnRecordsAreNotReadable(t *testing.T) {
 	if !found {
 		t.Fatal("control: no record holds the old secret, so the test proves nothing")
 	}
+}
+
+// What git keeps of a denied file is that file: its committed and staged
+// copies do not reach the model, in plan mode or any other, while git
+// commands limited to allowed files run.
+func TestGitCopiesOfDeniedFilesStayHidden(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w, _ := secretsWorld(t, api)
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = w.dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v %s", args, err, out)
+			}
+		}
+		lines := []string{"git show HEAD:.env", "git log -p", "git diff --cached HEAD~0", "git grep HUNTER HEAD", "git cat-file -p HEAD:services/api/.env", "git show HEAD:hard.txt", "git log -p -- README.md"}
+		var cs []fakemodel.ToolCall
+		for _, l := range lines {
+			cs = append(cs, bashCall(l))
+		}
+		w.srv.Add(callsThenDone("dig in git", cs)...)
+		w.mustRun(0, "", "-p", "dig in git", "--permission-mode", "plan")
+		if s := secretLeaked(w); s != "" {
+			t.Fatalf("a denied secret (%s) reached the model from git", s)
+		}
+		res := w.lastResults(len(cs))
+		if r := res[len(res)-1]; failed(r) || !strings.Contains(r.Content, "readme") {
+			t.Errorf("git log -p -- README.md: %q", r.Content)
+		}
+		// The copies are real: without the rules git prints them.
+		os.Remove(filepath.Join(w.cfg, "settings.json"))
+		w.srv.Add(calls("no rules", bashCall("git show HEAD:.env"))...)
+		w.mustRun(0, "", "-p", "no rules", "--permission-mode", "plan")
+		if secretLeaked(w) == "" {
+			t.Error("control: without rules git did not print the file, so the test proves nothing")
+		}
+	})
 }

@@ -340,6 +340,9 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		if d, ok := e.execFiles(a, class, true); ok {
 			return d
 		}
+		if d, ok := e.storedDenied(a, class); ok {
+			return d
+		}
 	} else if r, ok := e.match.anyCovers(e.deny, a, it); ok {
 		return Decision{Behavior: Deny, Rule: "deny rule " + r.Text, Reason: fmt.Sprintf("Denied by the permission rule %s (%s).", r.Text, r.origin())}
 	} else if (a.Kind == KindRead || a.Kind == KindWrite) && !h.leafOnly {

@@ -29,6 +29,7 @@ func (w *walker) check(args []arg, direct bool) string {
 	w.runnerOptions(base, args[1:])
 	w.optionEscapes(base, args[1:])
 	w.fileUses(base, args[1:])
+	w.noteStored(base, args[1:])
 	if !w.knownProgram(name.text, direct) {
 		w.cmds[w.cur].Unknown = true
 		w.guessRuns(args[1:])

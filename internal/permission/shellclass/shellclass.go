@@ -47,6 +47,9 @@ type Result struct {
 	// Files are the files the line's commands name to read or write, as
 	// far as its words show (see FileUse).
 	Files []FileUse
+	// Stored are the line's git commands that can print what git keeps
+	// of files rather than the files themselves.
+	Stored []Stored
 	// Fetches are the network requests the line's commands make, one per
 	// address a network client (curl, wget, git ls-remote, nc, ...) is
 	// given. A fetch whose address is only known at run time has an empty
@@ -141,7 +144,7 @@ func Classify(command string) (res Result) {
 		return Result{Reason: w.reason, Opaque: w.reason}
 	}
 	w.finish()
-	res = Result{Commands: w.cmds, Reason: w.reason, Writes: w.writes, Env: w.env, Opaque: w.opaque, Fetches: w.fetches, Files: w.files}
+	res = Result{Commands: w.cmds, Reason: w.reason, Writes: w.writes, Env: w.env, Opaque: w.opaque, Fetches: w.fetches, Files: w.files, Stored: w.stored}
 	res.ReadOnly = res.Reason == ""
 	return res
 }

@@ -28,6 +28,7 @@ type walker struct {
 	writes  []string  // files redirections may write
 	env     []string  // environment changes that are not known to be harmless
 	fetches []Fetch   // network requests
+	stored  []Stored  // git commands that can print stored content
 
 	funcs   map[string]bool      // functions the line defines
 	arrays  map[string]bool      // variables the line may make arrays

@@ -1,0 +1,98 @@
+package shellclass
+
+import "strings"
+
+// Stored is a git command that can print what git keeps of files (their
+// committed, staged or stashed copies, or diffs of them), which rules on
+// the files in the working tree do not see.
+type Stored struct {
+	// Command is the git subcommand, such as "git show".
+	Command string
+	// Paths are the files it is limited to (the paths after "--", or of
+	// rev:path words), as written; empty when it may print any file.
+	Paths []string
+}
+
+// storedPrinters are the git subcommands that print stored content.
+// log and whatchanged print it only with a patch option.
+var storedPrinters = map[string]bool{
+	"git show": true, "git cat-file": true, "git diff": true, "git diff-tree": true, "git diff-index": true,
+	"git diff-files": true, "git grep": true, "git stash": true, "git archive": true, "git bundle": true,
+	"git fast-export": true, "git format-patch": true, "git blame": true, "git annotate": true,
+	"git range-diff": true, "git difftool": true, "git log": true, "git whatchanged": true, "git show-index": true,
+}
+
+// patchOptions make git log print file contents.
+var patchOptions = []string{"-p", "-u", "-U", "-L", "-c", "-m", "--patch", "--unified", "--word-diff", "--color-words", "--cc", "--diff-merges", "--binary", "--text", "--ext-diff", "--full-diff"}
+
+// noteStored records a git command that can print stored content.
+func (w *walker) noteStored(base string, args []arg) {
+	if base != "git" && !strings.HasPrefix(base, "git-") {
+		return
+	}
+	key, rest := escapeKey(base, args)
+	if rest == nil && key == base {
+		// The subcommand is only known at run time.
+		w.stored = append(w.stored, Stored{Command: base})
+		return
+	}
+	if sub := strings.TrimPrefix(key, "git "); sub != key && !gitCommands[sub] {
+		// An alias (from -c or the repository's config) may be any of
+		// the printers.
+		w.stored = append(w.stored, Stored{Command: key})
+		return
+	}
+	if !storedPrinters[key] {
+		return
+	}
+	if (key == "git log" || key == "git whatchanged") && !anyPatchOption(rest) {
+		return
+	}
+	s := Stored{Command: key}
+	whole := true
+	for i, a := range rest {
+		if a.is("--") {
+			whole = false
+			for _, p := range rest[i+1:] {
+				if !p.lit {
+					whole = true // a pathspec known only at run time
+					break
+				}
+				s.Paths = append(s.Paths, p.text)
+			}
+			break
+		}
+		if !a.lit {
+			continue
+		}
+		if _, path, ok := strings.Cut(a.text, ":"); ok && !a.isOpt() && (key == "git show" || key == "git cat-file") {
+			whole = false
+			s.Paths = append(s.Paths, strings.TrimPrefix(path, "./"))
+		}
+	}
+	if whole || len(s.Paths) == 0 {
+		s.Paths = nil
+	}
+	w.stored = append(w.stored, s)
+}
+
+func anyPatchOption(args []arg) bool {
+	for _, a := range args {
+		if !a.lit {
+			return true
+		}
+		if a.is("--") {
+			return false
+		}
+		for _, o := range patchOptions {
+			if a.text == o || strings.HasPrefix(a.text, o) && (strings.HasPrefix(o, "--") || len(o) == 2) && o != "-c" && o != "-m" {
+				return true
+			}
+		}
+		// Bundled short options such as -pS: any with p or u.
+		if len(a.text) > 1 && a.text[0] == '-' && a.text[1] != '-' && strings.ContainsAny(a.text[1:], "puL") {
+			return true
+		}
+	}
+	return false
+}
