@@ -26,6 +26,9 @@ type protectedName struct {
 	// prefix says that the name is a prefix ending in '.': .env covers
 	// .env.local.
 	prefix bool
+	// suffix says that the name is an ending: .code-workspace covers
+	// app.code-workspace.
+	suffix bool
 	why    string
 }
 
@@ -88,6 +91,9 @@ var protectedNames = []protectedName{
 	{name: "bitbucket-pipelines.yml", why: "CI runs this pipeline with the repository's secrets"},
 	{name: "mise.local.toml", why: "mise runs its hooks and tasks and sets the environment when a shell enters the directory"},
 	{name: ".mise.local.toml", why: "mise runs its hooks and tasks and sets the environment when a shell enters the directory"},
+	{name: ".mise", tree: true, why: "mise runs its hooks and tasks and sets the environment when a shell enters the directory"},
+	{name: ".config/mise", tree: true, why: "mise runs its hooks and tasks and sets the environment when a shell enters the directory"},
+	{name: ".code-workspace", suffix: true, why: "the editor runs the tasks a workspace file holds when it opens"},
 	{name: ".tool-versions", why: "version managers pick the programs every command of the project runs from it"},
 	{name: ".yarn/releases", tree: true, why: "yarn runs the release its settings name as yarn itself"},
 	{name: ".pnpmfile.cjs", why: "pnpm runs it on every install"},
@@ -136,6 +142,10 @@ func protectedRel(rel string) (string, string) {
 				}
 			case pn.prefix:
 				if el != name && !strings.HasPrefix(el, name+".") {
+					continue
+				}
+			case pn.suffix:
+				if !strings.HasSuffix(el, name) {
 					continue
 				}
 			case el != name:

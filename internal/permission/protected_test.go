@@ -35,7 +35,7 @@ func TestAcceptEditsAsksForFilesThatDecideWhatRuns(t *testing.T) {
 		".config/git/config", ".bash_aliases", ".zlogout", ".ssh/config", ".zed/tasks.json", ".nvim.lua",
 		".github/actions/setup/action.yml", ".gitlab/ci/build.yml", "Jenkinsfile", ".travis.yml",
 		"mise.local.toml", ".tool-versions", ".yarn/releases/yarn-4.cjs", "rust-toolchain.toml",
-		"gradle/wrapper/gradle-wrapper.properties",
+		"gradle/wrapper/gradle-wrapper.properties", "app.code-workspace", ".mise/config.toml", ".config/mise/config.toml",
 		// through a symlink, "..", and a hard link
 		"innocent.txt", "src/g/config", "src/../.git/config", "twin.go",
 	}
