@@ -27,6 +27,8 @@ func TestDenyRulesSeePastUnknownWrappers(t *testing.T) {
 		"/usr/lib/git-core/git-send-pack ../r.git HEAD",
 		`sqlite3 :memory: ".shell rm V"`, `sqlite3 -cmd ".system rm V" :memory: .q`, `echo ".shell rm V" | sqlite3`,
 		"sqlite3 -init sq :memory: .q", "run-parts scripts",
+		"make SHELL=./evil", "make CC=./evil all", "make -C ../other test", "make -f other.mk", "npm test -C ../other",
+		"go test -C ../other ./...", "go vet -vettool=./evil ./...",
 	}
 	for _, mode := range []Mode{ModeDefault, ModeBypass} {
 		for _, cmd := range refused {

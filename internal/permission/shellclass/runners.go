@@ -38,7 +38,10 @@ var commandOptions = map[string][]string{
 	"tar":   {"--to-command", "-I", "--use-compress-program", "--rsh-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script"},
 	"git":   {"--exec-path="},
 	"find":  {"-exec", "-execdir", "-ok", "-okdir"},
-	"make":  {"--eval", "-E"},
+	"make":  {"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"},
+	"gmake": {"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"},
+	"npm":   {"-C", "--prefix", "--script-shell", "--userconfig", "--globalconfig"},
+	"go":    {"-C", "-exec", "-toolexec", "-vettool"},
 }
 
 var vimOptions = []string{"-c", "--cmd", "-S", "-s", "-e", "-E", "-es", "-Es", "-u", "+"}
@@ -56,6 +59,12 @@ func (w *walker) runnerOptions(prog string, args []arg) {
 	}
 	for _, a := range args {
 		if a.is("--") {
+			return
+		}
+		if (prog == "make" || prog == "gmake") && a.lit && !a.isOpt() && strings.Contains(a.text, "=") {
+			// A variable given on the command line overrides the
+			// makefile's: SHELL=prog, CC=prog run a program.
+			w.hidef("%q %s sets a variable its recipes may run", prog, a.text)
 			return
 		}
 		if !a.lit {
