@@ -370,7 +370,7 @@ func (a *App) buildPermissions() error {
 		p := l.Settings.Permissions
 		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Root: l.Root, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
 	}
-	rules.Sets = append(rules.Sets, a.teamKeyRules(), a.stateRules())
+	rules.Sets = append(rules.Sets, a.teamKeyRules())
 	home, _ := os.UserHomeDir()
 	eng, err := permission.NewEngine(rules, a.root, home)
 	if err != nil {

@@ -28,24 +28,3 @@ func (a *App) teamKeyRules() permission.RuleSet {
 	}
 	return set
 }
-
-// stateRules keep ponder's own records from the model: the transcripts
-// (projects/) and the earlier contents of changed files (file-history/)
-// hold what files said when they were read, which a deny rule added
-// since may cover, and a transcript edited by a tool could put words in
-// the user's mouth on resume. No tool reads or changes them; sessions
-// reach them through ponder's own session tools.
-func (a *App) stateRules() permission.RuleSet {
-	set := permission.RuleSet{Source: permission.SourceUser, File: "ponder's own records"}
-	dirs := []string{a.cfg.ConfigDir}
-	if d, err := filepath.EvalSymlinks(a.cfg.ConfigDir); err == nil && d != a.cfg.ConfigDir {
-		dirs = append(dirs, d)
-	}
-	for _, dir := range dirs {
-		for _, sub := range []string{"projects", "file-history"} {
-			p := "/" + permission.EscapeGlob(filepath.ToSlash(filepath.Join(dir, sub)))
-			set.Deny = append(set.Deny, "Read("+p+"/**)", "Edit("+p+"/**)")
-		}
-	}
-	return set
-}

@@ -155,40 +155,6 @@ func TestEditDenyRulesHoldForCommands(t *testing.T) {
 	})
 }
 
-// ponder's own records (transcripts, the earlier contents of changed
-// files) are not a way around a deny rule added since: no tool and no
-// command reads them.
-func TestOwnRecordsAreNotReadable(t *testing.T) {
-	w := newWorld(t, "anthropic")
-	w.write(".env", "TOKEN=OLD-HUNTER9\n")
-	w.srv.Add(calls("rotate",
-		fakemodel.ToolCall{Name: "Read", Input: map[string]any{"file_path": ".env"}},
-		fakemodel.ToolCall{Name: "Write", Input: map[string]any{"file_path": ".env", "content": "TOKEN=NEW\n"}})...)
-	w.mustRun(0, "", "-p", "rotate", "--permission-mode", "acceptEdits")
-	w.userSettings(`{"permissions":{"deny":["Read(.env)"]}}`)
-	w.srv.Add(calls("dig",
-		fakemodel.ToolCall{Name: "Grep", Input: map[string]any{"pattern": "HUNTER9", "path": w.cfg, "output_mode": "content"}},
-		bashCall("grep -r HUNTER9 "+w.cfg))...)
-	w.mustRun(0, "", "-p", "dig")
-	reqs := w.srv.Requests()
-	if strings.Contains(string(reqs[len(reqs)-1].Body), "OLD-HUNTER9") {
-		t.Fatal("the old secret reached the model from ponder's records")
-	}
-	// The records are real: the first session's transcript holds it.
-	found := false
-	filepath.WalkDir(w.cfg, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if data, _ := os.ReadFile(p); strings.Contains(string(data), "OLD-HUNTER9") {
-				found = true
-			}
-		}
-		return nil
-	})
-	if !found {
-		t.Fatal("control: no record holds the old secret, so the test proves nothing")
-	}
-}
-
 // What git keeps of a denied file is that file: its committed and staged
 // copies do not reach the model, in plan mode or any other, while git
 // commands limited to allowed files run.
