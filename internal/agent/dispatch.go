@@ -342,9 +342,11 @@ func (a *Agent) guarded(use llm.Block, pc permission.Context, asked bool, run fu
 	snap := g.Take()
 	out := run()
 	for _, c := range snap.Restore() {
-		msg := fmt.Sprintf("%s changed %s, which makes something run later (agent settings with hooks or MCP servers, git hooks, editor tasks); changing it needs the user's own yes, so ponder put it back.", use.Name, c.Path)
+		msg := fmt.Sprintf("%s changed %s, which makes something run later (agent settings with hooks or MCP servers, git hooks, editor tasks); changing it needs the user's own yes, so ", use.Name, c.Path)
 		if c.Err != nil {
-			msg = fmt.Sprintf("%s changed %s, which makes something run later (agent settings with hooks or MCP servers, git hooks, editor tasks), without the user's own yes, and ponder could not put it back: %v.", use.Name, c.Path, c.Err)
+			msg += fmt.Sprintf("ponder tried to put it back, and could not: %v.", c.Err)
+		} else {
+			msg += "ponder put it back."
 		}
 		a.cfg.Emit(event.Notice{Level: "warning", Text: msg})
 		out.Content = strings.TrimRight(out.Content, "\n") + "\n\n" + msg

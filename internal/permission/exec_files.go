@@ -22,10 +22,7 @@ func (e *Engine) execFiles(a Access, class shellclass.Result, deny bool) (Decisi
 	if len(class.Files) == 0 {
 		return Decision{}, false
 	}
-	dir := a.Dir
-	if dir == "" {
-		dir = e.match.root
-	}
+	dir := e.workDir(a)
 	for _, f := range class.Files {
 		p := e.filePath(dir, f.Path)
 		if p == "" {
@@ -39,17 +36,39 @@ func (e *Engine) execFiles(a Access, class shellclass.Result, deny bool) (Decisi
 			kind, b = "deny", Deny
 		}
 		for _, u := range fileAccesses(f, p) {
-			it := items{paths: bothForms(u.Paths, canonicalAll(u.Paths))}
-			if r, ok := e.match.anyCovers(rules, u.Access, it); ok {
+			r, linked, ok := e.fileCovered(rules, u.Access, p, deny)
+			switch {
+			case linked:
+				return hardLinkDenied(p), true
+			case ok:
 				return Decision{Behavior: b, Rule: kind + " rule " + r.Text, Reason: fmt.Sprintf(
 					"The command %s %s, which the permission rule %s (%s) covers.", u.verb, f.Path, r.Text, r.origin())}, true
-			}
-			if deny && e.deniedLink(p, u.Kind == KindRead) {
-				return hardLinkDenied(p), true
 			}
 		}
 	}
 	return Decision{}, false
+}
+
+// fileCovered puts one use of the file at p (absolute) to rules: the
+// rule that covers it, or, with links, whether it is another name (a
+// hard link) of a file the deny rules cover.
+func (e *Engine) fileCovered(rules []Rule, a Access, p string, links bool) (r Rule, linked, ok bool) {
+	it := items{paths: bothForms(a.Paths, canonicalAll(a.Paths))}
+	if r, ok := e.match.anyCovers(rules, a, it); ok {
+		return r, false, true
+	}
+	if links && e.deniedLink(p, a.Kind == KindRead) {
+		return Rule{}, true, false
+	}
+	return Rule{}, false, false
+}
+
+// workDir is the directory a command runs in.
+func (e *Engine) workDir(a Access) string {
+	if a.Dir == "" {
+		return e.match.root
+	}
+	return a.Dir
 }
 
 // filePath makes a path a shell line names absolute: relative to dir, or

@@ -19,30 +19,32 @@ func (e *Engine) storedDenied(a Access, class shellclass.Result) (Decision, bool
 	if len(class.Stored) == 0 {
 		return Decision{}, false
 	}
-	dir := a.Dir
-	if dir == "" {
-		dir = e.match.root
-	}
+	dir := e.workDir(a)
 	for _, s := range class.Stored {
 		scopes := []string{e.match.root}
-		if s.Paths != nil {
+		if s.Paths != nil || s.Blobs != nil {
 			scopes = scopes[:0]
+			// A pathspec is relative to where git runs; the path of a
+			// rev:path word, to the top of the repository.
+			named := make([][2]string, 0, len(s.Paths)+len(s.Blobs))
 			for _, p := range s.Paths {
-				base := dir
-				if strings.Contains(p, ":") {
-					base = e.match.root
-				}
-				abs := e.filePath(base, p)
+				named = append(named, [2]string{dir, p})
+			}
+			for _, p := range s.Blobs {
+				named = append(named, [2]string{e.match.root, p})
+			}
+			for _, n := range named {
+				p := n[1]
+				abs := e.filePath(n[0], p)
 				if abs == "" {
 					abs = e.match.root
 				}
-				fa := Access{Tool: "Read", Kind: KindRead, Paths: []string{abs}}
-				it := items{paths: bothForms(fa.Paths, canonicalAll(fa.Paths))}
-				if r, ok := e.match.anyCovers(e.deny, fa, it); ok {
-					return storedDecision(s, p, r), true
-				}
-				if e.deniedLink(abs, true) {
+				r, linked, ok := e.fileCovered(e.deny, Access{Tool: "Read", Kind: KindRead, Paths: []string{abs}}, abs, true)
+				switch {
+				case linked:
 					return hardLinkDenied(abs), true
+				case ok:
+					return storedDecision(s, p, r), true
 				}
 				if info, err := os.Stat(abs); err == nil && info.Mode().IsRegular() {
 					continue // one file, and the rules allow reading it

@@ -40,6 +40,14 @@ func TestGitStoredCopiesMeetReadDenyRules(t *testing.T) {
 			}
 		}
 	}
+	// A rev:path names a file from the top of the repository, wherever
+	// git runs; ./ makes it relative to where it runs.
+	src := filepath.Join(fx.root, "src")
+	for cmd, want := range map[string]Behavior{"git show HEAD:.env": Deny, "git show HEAD:src/main.go": Allow, "git show HEAD:./main.go": Allow, "git show HEAD:../.env": Deny} {
+		if d := e.Decide(Context{Mode: ModePlan}, Access{Tool: "Bash", Kind: KindExec, Command: cmd, Dir: src}); (d.Behavior == Deny) != (want == Deny) {
+			t.Errorf("in src: %q = %s (%s)", cmd, d.Behavior, d.Reason)
+		}
+	}
 	// Without Read deny rules on the project, git prints what it likes.
 	free, _ := NewEngine(Rules{Deny: []string{"Read(~/.ssh/**)"}}, fx.root, fx.home)
 	free.SetSandbox(SandboxPolicy{Available: true})

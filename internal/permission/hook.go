@@ -77,10 +77,7 @@ func (e *Engine) writesWhatRuns(a Access, canon []string, class shellclass.Resul
 	switch a.Kind {
 	case KindWrite:
 	case KindExec:
-		dir := a.Dir
-		if dir == "" {
-			dir = e.match.root
-		}
+		dir := e.workDir(a)
 		paths = nil
 		for _, f := range class.Files {
 			if f.Write {

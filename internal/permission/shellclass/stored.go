@@ -1,6 +1,9 @@
 package shellclass
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Stored is a git command that can print what git keeps of files (their
 // committed, staged or stashed copies, or diffs of them), which rules on
@@ -8,9 +11,11 @@ import "strings"
 type Stored struct {
 	// Command is the git subcommand, such as "git show".
 	Command string
-	// Paths are the files it is limited to (the paths after "--", or of
-	// rev:path words), as written; empty when it may print any file.
-	Paths []string
+	// Paths are the files it is limited to: the paths after "--", as
+	// written, relative to where it runs; Blobs are those of rev:path
+	// words, relative to the top of the repository. Both are nil when
+	// it may print any file.
+	Paths, Blobs []string
 }
 
 // storedPrinters are the git subcommands that print stored content.
@@ -22,8 +27,10 @@ var storedPrinters = map[string]bool{
 	"git range-diff": true, "git difftool": true, "git log": true, "git whatchanged": true, "git show-index": true,
 }
 
-// patchOptions make git log print file contents.
-var patchOptions = []string{"-p", "-u", "-U", "-L", "-c", "-m", "--patch", "--unified", "--word-diff", "--color-words", "--cc", "--diff-merges", "--binary", "--text", "--ext-diff", "--full-diff"}
+// patchLong are the long options that make git log print file
+// contents, alone or with a value (--unified=5). Short ones are -c and
+// -m alone, -U and -L with a value, and -p and -u also bundled (-pS).
+var patchLong = []string{"--patch", "--unified", "--word-diff", "--color-words", "--cc", "--diff-merges", "--binary", "--text", "--ext-diff", "--full-diff"}
 
 // noteStored records a git command that can print stored content.
 func (w *walker) noteStored(base string, args []arg) {
@@ -67,11 +74,15 @@ func (w *walker) noteStored(base string, args []arg) {
 		}
 		if _, path, ok := strings.Cut(a.text, ":"); ok && !a.isOpt() && (key == "git show" || key == "git cat-file") {
 			whole = false
-			s.Paths = append(s.Paths, strings.TrimPrefix(path, "./"))
+			if strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../") {
+				s.Paths = append(s.Paths, path) // git reads these from where it runs
+			} else {
+				s.Blobs = append(s.Blobs, path)
+			}
 		}
 	}
-	if whole || len(s.Paths) == 0 {
-		s.Paths = nil
+	if whole || len(s.Paths)+len(s.Blobs) == 0 {
+		s.Paths, s.Blobs = nil, nil
 	}
 	w.stored = append(w.stored, s)
 }
@@ -84,13 +95,15 @@ func anyPatchOption(args []arg) bool {
 		if a.is("--") {
 			return false
 		}
-		for _, o := range patchOptions {
-			if a.text == o || strings.HasPrefix(a.text, o) && (strings.HasPrefix(o, "--") || len(o) == 2) && o != "-c" && o != "-m" {
+		t := a.text
+		switch {
+		case t == "-c" || t == "-m":
+			return true
+		case strings.HasPrefix(t, "--"):
+			if slices.ContainsFunc(patchLong, func(o string) bool { return strings.HasPrefix(t, o) }) {
 				return true
 			}
-		}
-		// Bundled short options such as -pS: any with p or u.
-		if len(a.text) > 1 && a.text[0] == '-' && a.text[1] != '-' && strings.ContainsAny(a.text[1:], "puL") {
+		case len(t) > 1 && t[0] == '-' && (t[1] == 'U' || strings.ContainsAny(t[1:], "puL")):
 			return true
 		}
 	}
