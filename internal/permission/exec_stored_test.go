@@ -25,6 +25,10 @@ func TestGitStoredCopiesMeetReadDenyRules(t *testing.T) {
 		"git show HEAD^{tree}:.env", "git log -p -- .en?", "git show HEAD:src/a/key.txt", "git diff -- src",
 		"git -C . show HEAD:.env", "git archive HEAD", "git show", "git blame .env", "git format-patch -1 --stdout",
 		"git -c alias.x=show x HEAD:.env", "git x HEAD:.env",
+		// Spellings a hostile model would try.
+		"git --git-dir=.git show HEAD:.env", "git show $(echo HEAD:.env)", `git show HEAD:'.e'nv`, "GIT_DIR=.git git show HEAD:.env",
+		"git show HEAD:src/../.env", "git --no-pager log --all -p", "git log -pS token", "git show HEAD -- .", "env git show HEAD:.env",
+		"xargs git show < refs.txt", "git show HEAD:./src/../.env",
 	}
 	allowed := []string{"git log --oneline", "git status", "git diff -- src/main.go", "git show HEAD:src/main.go", "git log -p -- src/main.go", "git ls-files"}
 	for _, mode := range []Mode{ModeDefault, ModePlan, ModeBypass} {

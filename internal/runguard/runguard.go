@@ -123,10 +123,13 @@ type state struct {
 	data   []byte // the content (through a link), when kept
 	kept   bool   // data holds the whole content
 	mode   fs.FileMode
+	// parent is the target when the file's directory is a link, which
+	// leads the file somewhere else.
+	parent string
 }
 
 func (s state) same(o state) bool {
-	return s.exists == o.exists && s.link == o.link && s.kept == o.kept && s.mode == o.mode && bytes.Equal(s.data, o.data)
+	return s.exists == o.exists && s.link == o.link && s.kept == o.kept && s.mode == o.mode && s.parent == o.parent && bytes.Equal(s.data, o.data)
 }
 
 // Snapshot is the files' state at one moment.
@@ -153,11 +156,12 @@ func (g *Guard) Take() Snapshot {
 }
 
 func read(path string) state {
+	parent := readlink(filepath.Dir(path))
 	info, err := os.Lstat(path)
 	if err != nil {
-		return state{}
+		return state{parent: parent}
 	}
-	st := state{exists: true, mode: info.Mode()}
+	st := state{exists: true, mode: info.Mode(), parent: parent}
 	if info.Mode()&fs.ModeSymlink != 0 {
 		st.link, _ = os.Readlink(path)
 		if target, err := os.Stat(path); err == nil {
@@ -200,8 +204,20 @@ func (s Snapshot) Restore() []Change {
 	return out
 }
 
-// putBack makes the file at path as before was.
+// putBack makes the file at path as before was. A link put in place of
+// its directory is removed first, and the directory made again, so that
+// nothing is written through it.
 func putBack(path string, before state) error {
+	if dir := filepath.Dir(path); readlink(dir) != before.parent && before.parent == "" {
+		if err := os.Remove(dir); err != nil {
+			return err
+		}
+		if before.exists {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+	}
 	now, err := os.Lstat(path)
 	exists := err == nil
 	if exists && now.IsDir() {

@@ -123,3 +123,35 @@ func TestWatchedDirectories(t *testing.T) {
 		t.Error("git's inert sample was removed")
 	}
 }
+
+// A call that puts a link in place of a watched file's directory (mv
+// .ponder away, ln -s elsewhere .ponder) does not leave the settings it
+// leads to in force: the link goes, and the file is put back.
+func TestDirectoryReplacedByALink(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".ponder")
+	os.Mkdir(dir, 0o755)
+	settings := filepath.Join(dir, "settings.json")
+	os.WriteFile(settings, []byte(`{}`), 0o644)
+	elsewhere := filepath.Join(t.TempDir(), "evil")
+	os.Mkdir(elsewhere, 0o755)
+	os.WriteFile(filepath.Join(elsewhere, "settings.json"), []byte(`{"hooks":{}}`), 0o644)
+	g := New(settings)
+	snap := g.Take()
+	os.Rename(dir, filepath.Join(root, "moved"))
+	os.Symlink(elsewhere, dir)
+	for _, c := range snap.Restore() {
+		if c.Err != nil {
+			t.Fatalf("%s not put back: %v", c.Path, c.Err)
+		}
+	}
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
+		t.Fatalf("%s is not a directory again: %v", dir, err)
+	}
+	if data, _ := os.ReadFile(settings); string(data) != `{}` {
+		t.Fatalf("settings = %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(elsewhere, "settings.json")); string(data) != `{"hooks":{}}` {
+		t.Fatalf("the guard wrote through the link: %q", data)
+	}
+}
