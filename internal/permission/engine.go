@@ -288,14 +288,11 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 	return withFetchPorts(d, class)
 }
 
-// daemonClients are the readers that work by asking a service over a
-// socket or the network.
-var daemonClients = map[string]bool{"docker": true, "kubectl": true, "systemctl": true}
-
-// talksToDaemon reports whether a line runs one of daemonClients.
+// talksToDaemon reports whether a line runs a program that reads by
+// asking a service over a socket (shellclass.ServiceClient).
 func talksToDaemon(class shellclass.Result) bool {
 	for _, c := range class.Commands {
-		if len(c.Words) > 0 && c.Words[0].Lit && daemonClients[shellclass.Program(c.Words[0].Text)] {
+		if len(c.Words) > 0 && c.Words[0].Lit && shellclass.ServiceClient(shellclass.Program(c.Words[0].Text)) {
 			return true
 		}
 	}

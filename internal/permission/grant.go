@@ -203,7 +203,7 @@ func commandReach(r Rule, root string) Reach {
 		return Reach{true, prog + " talks to the network (it may change things elsewhere)"}
 	}
 	for _, c := range res.Commands {
-		if len(c.Words) > 0 && daemonClients[shellclass.BaseName(shellclass.Program(c.Words[0].Text))] {
+		if len(c.Words) > 0 && shellclass.ServiceClient(shellclass.BaseName(shellclass.Program(c.Words[0].Text))) {
 			return Reach{true, prog + " drives a service outside the project"}
 		}
 	}

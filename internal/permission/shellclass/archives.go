@@ -147,3 +147,23 @@ func unzipCmd(_ *walker, prog string, args []arg) string {
 	}
 	return ""
 }
+
+// archivePrograms pack, unpack and compress files.
+var archivePrograms = family{
+	"7z":      {writes: "writes archives"},
+	"bunzip2": {writes: "decompresses files in place"},
+	"bzcat":   {files: files{reads: true}},
+	"bzip2":   {writes: "compresses files in place"},
+	"gunzip":  {writes: "decompresses files in place"},
+	"gzip":    {writes: "compresses files in place"},
+	"tar":     {check: tarCmd, commandOptions: []string{"--to-command", "-I", "--use-compress-program", "--rsh-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script"}, files: files{values: "fCTXbHK/fTX", reads: true}},
+	"unxz":    {writes: "decompresses files in place"},
+	"unzip":   {check: unzipCmd},
+	"xz":      {writes: "compresses files in place"},
+	"xzcat":   {files: files{reads: true}},
+	"zcat":    {files: files{reads: true}},
+	"zip":     {writes: "writes archives", commandOptions: []string{"-TT", "--unzip-command"}, files: files{reads: true}},
+	"zipinfo": {reads: true},
+	"zless":   {files: files{reads: true}},
+	"zstd":    {writes: "compresses files"},
+}

@@ -281,3 +281,11 @@ func awkRegexEnd(s string, i int) (int, string) {
 	}
 	return 0, "the program has an unterminated regex"
 }
+
+// awkPrograms are the awk implementations, whose programs are checked.
+var awkPrograms = family{
+	"awk":  {check: awkCmd, files: files{values: "fvF/f", reads: true, patternFirst: true}},
+	"gawk": {check: awkCmd, files: files{values: "fvFeiE/fi", reads: true, patternFirst: true}},
+	"mawk": {check: awkCmd, files: files{values: "fvF/f", reads: true, patternFirst: true}},
+	"nawk": {check: awkCmd},
+}

@@ -372,3 +372,61 @@ func execCmd(w *walker, prog string, args []arg) string {
 	w.run(p.rest, nil)
 	return ""
 }
+
+// builtinPrograms are the shell's builtins: most only read or change the
+// shell's own state; some make it run commands the line does not show.
+var builtinPrograms = family{
+	".":         {check: sourceCmd, runs: true, files: files{reads: true}},
+	":":         {reads: true, files: files{none: true}},
+	"[":         {check: testCmd, files: files{none: true}},
+	"alias":     {hides: "defines aliases, which can change what later commands run"},
+	"bind":      {hides: "changes key bindings"},
+	"break":     {reads: true},
+	"builtin":   {check: builtinCmd, runs: true},
+	"caller":    {reads: true},
+	"cd":        {reads: true, files: files{use: cdFiles}},
+	"command":   {check: commandCmd, runs: true},
+	"compgen":   {hides: "can run commands"},
+	"complete":  {hides: "changes shell completion"},
+	"continue":  {reads: true},
+	"dirs":      {reads: true},
+	"echo":      {reads: true, files: files{none: true}},
+	"enable":    {hides: "loads shell builtins"},
+	"eval":      {check: evalCmd, runs: true},
+	"exec":      {check: execCmd, runs: true},
+	"exit":      {reads: true},
+	"false":     {reads: true, files: files{none: true}},
+	"fc":        {hides: "runs an editor and re-runs commands"},
+	"hash":      {check: hashCmd},
+	"help":      {reads: true},
+	"history":   {check: historyCmd},
+	"jobs":      {check: jobsCmd, runs: true},
+	"mapfile":   {setsArrays: true, check: mapfileCmd},
+	"popd":      {reads: true, files: files{use: cdFiles}},
+	"printf":    {check: printfCmd, files: files{none: true}},
+	"pushd":     {reads: true, files: files{use: cdFiles}},
+	"read":      {setsArrays: true, check: readCmd},
+	"readarray": {setsArrays: true, check: mapfileCmd},
+	"return":    {reads: true},
+	"set":       {check: setCmd},
+	"shift":     {reads: true},
+	"shopt":     {check: shoptCmd},
+	"sleep":     {reads: true},
+	"source":    {check: sourceCmd, runs: true, files: files{reads: true}},
+	"test":      {check: testCmd, files: files{none: true}},
+	"time":      {check: timeCmd, runs: true},
+	"times":     {reads: true},
+	"trap":      {hides: "sets traps, which run commands"},
+	"true":      {reads: true, files: files{none: true}},
+	"type":      {reads: true},
+	"ulimit":    {check: ulimitCmd},
+	"umask":     {reads: true},
+	"unset":     {check: unsetCmd},
+	"wait":      {check: waitCmd},
+}
+
+// cdFiles follows a change of directory, for the relative paths of later
+// commands.
+func cdFiles(w *walker, _ string, args []arg) {
+	w.changeDir(args)
+}

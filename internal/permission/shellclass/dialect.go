@@ -225,8 +225,7 @@ func collectArrays(f *syntax.File, arrays map[string]bool) {
 			if len(n.Args) == 0 {
 				return true
 			}
-			switch n.Args[0].Lit() {
-			case "read", "mapfile", "readarray":
+			if lookup(n.Args[0].Lit()).setsArrays {
 				arrays["MAPFILE"] = true
 				for _, a := range n.Args[1:] {
 					for _, part := range strings.Split(strings.TrimLeft(a.Lit(), "-"), "=") {

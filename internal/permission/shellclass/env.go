@@ -73,7 +73,7 @@ func localeList(s string) bool {
 
 func digits(s string) bool { return s != "" && numericText(s) && !strings.ContainsAny(s, "+-") }
 
-func pagerValue(s string) bool { return s == "" || s == "cat" || s == "less" || s == "more" }
+func pagerValue(s string) bool { return s == "" || lookup(s).pager }
 
 func oneOf(values ...string) func(string) bool {
 	return func(s string) bool {

@@ -36,124 +36,23 @@ type escapeSpec struct {
 	single bool
 }
 
-// gitOutputEscapes are the options of git's diff and log family.
-var gitOutputEscapes = escapeSpec{writeLong: []string{"output", "output-directory"}, abbrev: true}
-
-// escapeSpecs are the programs (and "program subcommand" pairs) with such
-// options.
-var escapeSpecs = map[string]escapeSpec{
-	"git diff": gitOutputEscapes, "git log": gitOutputEscapes, "git show": gitOutputEscapes,
-	"git whatchanged": gitOutputEscapes, "git diff-tree": gitOutputEscapes, "git diff-index": gitOutputEscapes,
-	"git diff-files": gitOutputEscapes, "git range-diff": gitOutputEscapes, "git stash": gitOutputEscapes,
-	"git reflog": gitOutputEscapes, "git shortlog": gitOutputEscapes, "git blame": gitOutputEscapes,
-	"git format-patch": {writeLong: []string{"output", "output-directory"}, writeShort: "o", abbrev: true},
-	"git archive":      {writeLong: []string{"output"}, writeShort: "o", runLong: []string{"exec"}, abbrev: true},
-	"git grep":         {runLong: []string{"open-files-in-pager"}, runShort: "O", abbrev: true},
-	"git fetch":        {runLong: []string{"upload-pack"}, abbrev: true},
-	"git pull":         {runLong: []string{"upload-pack"}, abbrev: true},
-	"git ls-remote":    {runLong: []string{"upload-pack", "exec"}, runShort: "u", abbrev: true},
-	"git clone":        {runLong: []string{"upload-pack", "template", "config"}, runShort: "uc", abbrev: true},
-	"git fetch-pack":   {runLong: []string{"upload-pack", "exec"}, abbrev: true},
-	"git push":         {runLong: []string{"receive-pack", "exec"}, abbrev: true},
-	"git send-pack":    {runLong: []string{"receive-pack", "exec"}, abbrev: true},
-	"sort":             {writeLong: []string{"output"}, writeShort: "o", runLong: []string{"compress-program"}, abbrev: true},
-	"tree":             {writeShort: "o"},
-	"less":             {writeLong: []string{"log-file", "LOG-FILE"}, writeShort: "oO", abbrev: true},
-	"file":             {writeFlagShort: "C"},
-	"gofmt":            {writeLong: []string{"cpuprofile"}, goStyle: true},
-	"find":             {writeLong: []string{"fprint", "fprint0", "fprintf", "fls"}, single: true},
-	"curl": {writeLong: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc", "output-dir"},
-		writeShort: "oDc", writeFlags: []string{"remote-name", "remote-name-all", "remote-header-name"}, writeFlagShort: "OJ",
-		runLong: []string{"config"}, runShort: "K"},
-	"wget":       {writeLong: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies", "warc-file", "save-headers"}, writeShort: "OoaP", runLong: []string{"execute", "use-askpass"}, runShort: "e", abbrev: true},
-	"pip":        pipEscapes,
-	"pip3":       pipEscapes,
-	"npm":        npmEscapes,
-	"go test":    {writeLong: goTestWrites, runLong: append([]string{"exec", "vettool"}, goBuildRuns...), goStyle: true},
-	"go vet":     {writeLong: goBuildWrites, writeFlags: []string{"fix"}, runLong: append([]string{"vettool"}, goBuildRuns...), goStyle: true},
-	"go build":   {writeLong: goBuildWrites, runLong: goBuildRuns, goStyle: true},
-	"go install": {writeLong: goBuildWrites, runLong: goBuildRuns, goStyle: true},
-	"go run":     {writeLong: goBuildWrites, runLong: append([]string{"exec"}, goBuildRuns...), goStyle: true},
-	"go list":    {writeLong: goBuildWrites, runLong: goBuildRuns, goStyle: true},
-}
-
-var (
-	pipEscapes = escapeSpec{writeLong: []string{"log", "log-file", "report"}, runLong: []string{"python"}, abbrev: true}
-	npmEscapes = escapeSpec{
-		writeLong: []string{"cache", "logs-dir"},
-		runLong: []string{"script-shell", "userconfig", "globalconfig", "prefix", "node-options", "init-module",
-			"editor", "shell", "browser", "viewer", "git", "onload-script", "call"},
-		runShort: "c", abbrev: true,
-	}
-	// goBuildWrites and goBuildRuns are the build flags every go command
-	// that builds shares: debug files, and programs run as or by the
-	// tools (the compiler and linker flags can name an external linker).
-	goBuildWrites = []string{"debug-actiongraph", "debug-trace", "debug-runtime-trace", "debug-deps-graph", "o"}
-	goBuildRuns   = []string{"toolexec", "ldflags", "gcflags", "asmflags", "gccgoflags", "overlay"}
-)
-
-// goTestWrites are go test's: the build flags, and the files the test
-// binary writes, also in their -test. form.
-var goTestWrites = func() []string {
-	test := []string{"coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace",
-		"outputdir", "fuzzcache", "testlogfile", "gocoverdir"}
-	out := append([]string{}, goBuildWrites...)
-	for _, t := range test {
-		out = append(out, t, "test."+t)
-	}
-	return out
-}()
-
 // optionEscapes checks the words of a command (args excludes the program
-// name base) for options that write files or run programs.
-func (w *walker) optionEscapes(base string, args []arg) {
-	key, rest := escapeKey(base, args)
-	spec, ok := escapeSpecs[key]
-	if !ok {
-		spec, ok = escapeSpecs[base]
-		rest = args
+// name prog) for options that write files or run programs.
+func (w *walker) optionEscapes(p *program, prog string, args []arg) {
+	key, rest := prog, args
+	if p.subcommand != nil {
+		key, rest = p.subcommand(prog, args)
+	}
+	spec, ok := p.subEscapes[key]
+	if !ok && p.escapes != nil {
+		spec, ok, rest = *p.escapes, true, args
 	}
 	if ok {
 		w.scanEscapes(key, spec, rest)
 	}
-	switch base {
-	case "xxd":
-		w.xxdEscape(args)
-	case "uniq":
-		w.secondOperandEscape(base, args, "fsw", []string{"skip-fields", "skip-chars", "check-chars", "group", "all-repeated"})
+	if p.moreEscapes != nil {
+		p.moreEscapes(w, prog, args)
 	}
-}
-
-// escapeKey names the subcommand of git, go and git-* programs (git-push
-// is git push), and returns the arguments after it.
-func escapeKey(base string, args []arg) (string, []arg) {
-	if sub, ok := strings.CutPrefix(base, "git-"); ok && gitCommands[sub] {
-		return "git " + sub, args
-	}
-	switch base {
-	case "git":
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			if !a.lit {
-				return base, nil
-			}
-			switch {
-			case gitValueOptions[a.text]:
-				i++
-			case strings.HasPrefix(a.text, "-"):
-			default:
-				return "git " + a.text, args[i+1:]
-			}
-		}
-	case "go":
-		if len(args) >= 2 && args[0].is("-C") {
-			args = args[2:]
-		}
-		if len(args) > 0 && args[0].lit {
-			return "go " + args[0].text, args[1:]
-		}
-	}
-	return base, args
 }
 
 // scanEscapes reads every word of args against spec.
@@ -262,13 +161,6 @@ func (w *walker) escapeWrite(what, opt string, value arg) {
 		return
 	}
 	w.denyf("%q %s writes to %s", what, opt, quoteArg(value))
-}
-
-// xxdEscape records the output file of xxd: its second operand.
-func (w *walker) xxdEscape(args []arg) {
-	valued := map[string]bool{"-c": true, "-cols": true, "-g": true, "-groupsize": true, "-l": true, "-len": true,
-		"-o": true, "-offset": true, "-s": true, "-seek": true, "-n": true, "-name": true}
-	w.secondOperand("xxd", args, func(t string) bool { return valued[t] })
 }
 
 // secondOperandEscape records the output file of a program that writes

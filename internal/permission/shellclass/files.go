@@ -28,42 +28,6 @@ type FileUse struct {
 	Named bool
 }
 
-// valueLetters are, per program, the short options that take the next
-// word as their value (and, after "/", those whose value is a file read);
-// programs not listed take "nc" (head, tail and the like).
-var valueLetters = map[string]string{
-	"grep": "eEfmABCdD/f", "egrep": "efmABCdD/f", "fgrep": "efmABCdD/f", "rg": "eEfmABCgtTjM/f", "ag": "ABCGgm",
-	"sed": "efl/f", "awk": "fvF/f", "gawk": "fvFeiE/fi", "mawk": "fvF/f", "jq": "fL/f", "yq": "",
-	"sort": "ktSTo", "uniq": "fsw", "cut": "dfcb", "od": "AjNtwS", "xxd": "cglosn", "hexdump": "enosCv/f",
-	"diff": "UCFIxLX/X", "nl": "bdfhilnsvw", "tar": "fCTXbHK/fTX", "cp": "tS", "install": "tmgoSTB",
-	"ln": "tS", "mv": "tS", "tee": "", "touch": "rdt/r", "truncate": "sr/r", "chmod": "", "chown": "",
-	"strings": "nte", "fold": "w", "fmt": "wpg", "pr": "hlwoNsSeiJ", "column": "csotRNHWdE", "paste": "d",
-	"join": "12jteoa", "less": "bhjkpPtTxyz#o", "more": "n",
-}
-
-// fileReaders are programs whose operands are files they read. patternFirst
-// says the first operand is a pattern or a program, not a file, unless an
-// option gives it (-e, -f).
-var fileReaders = map[string]struct{ patternFirst bool }{
-	"cat": {}, "head": {}, "tail": {}, "base64": {}, "base32": {}, "xxd": {}, "od": {}, "hexdump": {},
-	"strings": {}, "nl": {}, "tac": {}, "wc": {}, "md5sum": {}, "sha1sum": {}, "sha256sum": {}, "sha512sum": {},
-	"cksum": {}, "b2sum": {}, "sort": {}, "uniq": {}, "cut": {}, "diff": {}, "cmp": {}, "comm": {}, "less": {},
-	"more": {}, "file": {}, "paste": {}, "join": {}, "fold": {}, "fmt": {}, "pr": {}, "rev": {}, "expand": {},
-	"column": {}, "source": {}, ".": {}, "zcat": {}, "bzcat": {}, "xzcat": {}, "zless": {}, "view": {},
-	"grep": {patternFirst: true}, "egrep": {patternFirst: true}, "fgrep": {patternFirst: true},
-	"rg": {patternFirst: true}, "ag": {patternFirst: true}, "sed": {patternFirst: true},
-	"awk": {patternFirst: true}, "gawk": {patternFirst: true}, "mawk": {patternFirst: true},
-	"jq": {patternFirst: true}, "yq": {patternFirst: true},
-	"cp": {}, "tar": {}, "zip": {}, "scp": {}, "rsync": {}, "install": {},
-}
-
-// fileWriters are programs whose operands are files they change or
-// remove.
-var fileWriters = map[string]bool{
-	"tee": true, "touch": true, "rm": true, "unlink": true, "shred": true, "truncate": true,
-	"chmod": true, "chown": true, "chgrp": true, "rmdir": true,
-}
-
 // cwd is what the walk knows of the directory commands run in: the
 // directory of the cds so far, relative to where the line starts ("" for
 // that directory itself), or unknown.
@@ -128,68 +92,24 @@ func (w *walker) changeDir(args []arg) {
 // fileUses records the files one command names: those its known
 // options and operands read or write, and, for rules that forbid files
 // whatever is done with them, every word that could name one.
-func (w *walker) fileUses(prog string, args []arg) {
-	if prog == "cd" || prog == "pushd" || prog == "popd" {
-		w.changeDir(args)
-		return
-	}
-	if !knownFileUse(prog) {
+func (w *walker) fileUses(p *program, prog string, args []arg) {
+	if !p.knownFileUse() {
 		w.mentions(args)
 	}
-	operands, values := splitOperands(prog, args)
-	switch {
-	case prog == "sed" && hasShortOrLong(args, 'i', "in-place"):
-		for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "expression") && !hasShortOrLong(args, 'f', "file")) {
-			w.use(o, true) // an edit in place reads the file too
-			w.use(o, false)
-		}
+	if p.files.use != nil {
+		p.files.use(w, prog, args)
 		return
-	case prog == "perl" && hasPerlInPlace(args):
-		for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "") && !hasShortOrLong(args, 'E', "")) {
-			w.use(o, true)
-			w.use(o, false)
-		}
-		return
-	case prog == "mv":
-		for _, o := range operands {
-			w.use(o, true)
-		}
-		return
-	case prog == "cp" || prog == "install" || prog == "ln":
-		if len(operands) > 1 {
-			last := operands[len(operands)-1]
-			if t := targetDirectory(args); t != nil {
-				last = *t
-			} else {
-				operands = operands[:len(operands)-1]
-			}
-			w.use(last, true)
-		}
-		if prog != "ln" {
-			for _, o := range operands {
-				w.use(o, false)
-			}
-		}
-		return
-	case prog == "dd":
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a.text, "of="); ok && a.lit {
-				w.use(litArg(v), true)
-			}
-			if v, ok := strings.CutPrefix(a.text, "if="); ok && a.lit {
-				w.use(litArg(v), false)
-			}
-		}
-		return
-	case fileWriters[prog]:
+	}
+	operands, values := splitOperands(p, args)
+	if p.files.writes {
 		for _, o := range operands {
 			w.use(o, true)
 		}
 		return
 	}
-	if r, ok := fileReaders[prog]; ok {
-		given := hasShortOrLong(args, 'e', "regexp") || hasShortOrLong(args, 'f', "file") || prog == "sed" && hasShortOrLong(args, 'e', "expression")
-		for _, o := range skipFirst(operands, r.patternFirst && !given) {
+	if p.files.reads {
+		given := hasShortOrLong(args, 'e', "regexp") || hasShortOrLong(args, 'f', "file")
+		for _, o := range skipFirst(operands, p.files.patternFirst && !given) {
 			w.use(o, false)
 		}
 		for _, v := range values {
@@ -208,11 +128,11 @@ type valueArg struct {
 
 // splitOperands parses args loosely: words starting with "-" are options
 // and the rest operands, except after "--". The values of the options
-// valueLetters lists are set aside (with whether they name a file), so
-// that "head -n 5 f" does not take 5 for a file.
-func splitOperands(prog string, args []arg) ([]arg, []valueArg) {
-	letters, ok := valueLetters[prog]
-	if !ok {
+// the program's files.values lists are set aside (with whether they name
+// a file), so that "head -n 5 f" does not take 5 for a file.
+func splitOperands(p *program, args []arg) ([]arg, []valueArg) {
+	letters := p.files.values
+	if letters == "" {
 		letters = "nc"
 	}
 	letters, fileLetters, _ := strings.Cut(letters, "/")
@@ -294,20 +214,6 @@ func targetDirectory(args []arg) *arg {
 		}
 	}
 	return nil
-}
-
-// noFiles are programs whose words never name files they open.
-var noFiles = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true}
-
-// knownFileUse reports whether fileUses knows exactly which words of the
-// program's command name files, and how it uses them.
-func knownFileUse(prog string) bool {
-	switch prog {
-	case "sed", "mv", "cp", "install", "ln", "dd":
-		return true
-	}
-	_, reader := fileReaders[prog]
-	return reader || fileWriters[prog] || noFiles[prog]
 }
 
 // mentions records every literal word of a command as a file it may

@@ -166,3 +166,11 @@ func fdCmd(w *walker, prog string, args []arg) string {
 	}
 	return ""
 }
+
+// findPrograms search directory trees and can run commands on what they
+// find.
+var findPrograms = family{
+	"fd":     {check: fdCmd, runs: true},
+	"fdfind": {check: fdCmd, runs: true},
+	"find":   {check: findCmd, runs: true, escapes: &escapeSpec{writeLong: []string{"fprint", "fprint0", "fprintf", "fls"}, single: true}},
+}

@@ -31,6 +31,51 @@ var gitValueOptions = map[string]bool{
 	"--super-prefix": true, "--config-env": true, "--attr-source": true,
 }
 
+// gitOutputEscapes are the options of git's diff and log family.
+var gitOutputEscapes = escapeSpec{writeLong: []string{"output", "output-directory"}, abbrev: true}
+
+// gitEscapes are, per subcommand, the options through which git writes a
+// file or runs a program, whatever else it is given.
+var gitEscapes = map[string]escapeSpec{
+	"git diff": gitOutputEscapes, "git log": gitOutputEscapes, "git show": gitOutputEscapes,
+	"git whatchanged": gitOutputEscapes, "git diff-tree": gitOutputEscapes, "git diff-index": gitOutputEscapes,
+	"git diff-files": gitOutputEscapes, "git range-diff": gitOutputEscapes, "git stash": gitOutputEscapes,
+	"git reflog": gitOutputEscapes, "git shortlog": gitOutputEscapes, "git blame": gitOutputEscapes,
+	"git format-patch": {writeLong: []string{"output", "output-directory"}, writeShort: "o", abbrev: true},
+	"git archive":      {writeLong: []string{"output"}, writeShort: "o", runLong: []string{"exec"}, abbrev: true},
+	"git grep":         {runLong: []string{"open-files-in-pager"}, runShort: "O", abbrev: true},
+	"git fetch":        {runLong: []string{"upload-pack"}, abbrev: true},
+	"git pull":         {runLong: []string{"upload-pack"}, abbrev: true},
+	"git ls-remote":    {runLong: []string{"upload-pack", "exec"}, runShort: "u", abbrev: true},
+	"git clone":        {runLong: []string{"upload-pack", "template", "config"}, runShort: "uc", abbrev: true},
+	"git fetch-pack":   {runLong: []string{"upload-pack", "exec"}, abbrev: true},
+	"git push":         {runLong: []string{"receive-pack", "exec"}, abbrev: true},
+	"git send-pack":    {runLong: []string{"receive-pack", "exec"}, abbrev: true},
+}
+
+// gitKey names the subcommand of git and git-* programs (git-push is git
+// push) as "git SUB", and returns the arguments after it; it returns
+// prog and nil when the subcommand is only known at run time.
+func gitKey(prog string, args []arg) (string, []arg) {
+	if sub, ok := GitSubcommand(prog); ok {
+		return "git " + sub, args
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.lit {
+			return prog, nil
+		}
+		switch {
+		case gitValueOptions[a.text]:
+			i++
+		case strings.HasPrefix(a.text, "-"):
+		default:
+			return "git " + a.text, args[i+1:]
+		}
+	}
+	return prog, args
+}
+
 // gitCmd checks git: global options, then a read-only subcommand with
 // arguments that keep it read-only. Whatever the verdict, it looks for
 // the commands git would run: an alias, or the command given to
@@ -131,6 +176,26 @@ func (w *walker) gitRuns(sub string, args []arg) {
 			}
 		}
 	}
+}
+
+// GitSubcommand reports whether prog is one of git's own programs
+// (git-push, git-upload-pack), and which subcommand it is.
+func GitSubcommand(prog string) (string, bool) {
+	sub, ok := strings.CutPrefix(prog, "git-")
+	if !ok || !gitCommands[sub] {
+		return "", false
+	}
+	return sub, true
+}
+
+// gitTool returns what is known of git for one of git's own programs
+// (git-push is git push), for the options it shares with the
+// subcommand and the stored content it prints.
+func gitTool(prog string) (*program, bool) {
+	if _, ok := GitSubcommand(prog); !ok {
+		return nil, false
+	}
+	return lookup("git"), true
 }
 
 // gitCommands are git's own commands; any other subcommand is an alias or
@@ -458,4 +523,84 @@ func gitRemoteURL(args []arg) string {
 		return fmt.Sprintf("%q is given %s; only http, https and git URLs are read-only", "git ls-remote", a.text)
 	}
 	return `"git ls-remote" without a URL reaches a remote from the repository's configuration`
+}
+
+// gitFetches records the remote of git commands that reach one.
+func gitFetches(w *walker, _ string, args []arg) {
+	i := 0
+	for i < len(args) && args[i].isOpt() {
+		switch t := args[i].text; t {
+		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env":
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].lit {
+		return
+	}
+	sub := args[i].text
+	switch sub {
+	case "ls-remote", "fetch", "pull", "push", "clone", "archive", "remote":
+	default:
+		return
+	}
+	rest := args[i+1:]
+	if sub == "remote" {
+		if len(rest) == 0 || !rest[0].is("update") && !rest[0].is("show") {
+			return
+		}
+		w.fetches = append(w.fetches, Fetch{Program: "git"})
+		return
+	}
+	var operands []arg
+	for k := 0; k < len(rest); k++ {
+		a := rest[k]
+		if a.is("--") {
+			operands = append(operands, rest[k+1:]...)
+			break
+		}
+		if a.isOpt() {
+			if sub == "archive" && (a.is("--remote") || strings.HasPrefix(a.text, "--remote=")) {
+				if v, ok := strings.CutPrefix(a.text, "--remote="); ok {
+					w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(litArg(v))})
+				} else if k+1 < len(rest) {
+					k++
+					w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(rest[k])})
+				}
+			}
+			continue
+		}
+		operands = append(operands, a)
+	}
+	if sub == "archive" {
+		return
+	}
+	if len(operands) == 0 {
+		w.fetches = append(w.fetches, Fetch{Program: "git"}) // the default remote
+		return
+	}
+	w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(operands[0])})
+}
+
+// gitURL returns the URL of a git remote operand, or "" for a remote name
+// (whose URL is in the repository's configuration) or a word only known at
+// run time.
+func gitURL(a arg) string {
+	if !a.lit {
+		return ""
+	}
+	if strings.Contains(a.text, "://") {
+		return a.text
+	}
+	// The scp-like form user@host:path.
+	if host, _, ok := strings.Cut(a.text, ":"); ok && !strings.Contains(host, "/") && host != "" {
+		return "ssh://" + host
+	}
+	return ""
+}
+
+// gitPrograms is git: its read-only subcommands, the commands it runs, the
+// remotes it reaches and the stored content it prints.
+var gitPrograms = family{
+	"git": {check: gitCmd, fetch: gitFetches, subcommand: gitKey, subEscapes: gitEscapes, stored: noteStored},
 }

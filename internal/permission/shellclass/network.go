@@ -137,39 +137,48 @@ func wgetCmd(_ *walker, prog string, args []arg) string {
 // verdict on the command, so that rules about web fetches apply to them.
 
 // noteFetches records the network requests of one command.
-func (w *walker) noteFetches(prog string, args []arg) {
+func (w *walker) noteFetches(p *program, prog string, args []arg) {
 	n := len(w.fetches)
-	defer func() {
-		if why := elsewhere(prog, args); why != "" {
-			w.unknownAddresses(n, why)
+	if p.fetch != nil {
+		p.fetch(w, prog, args)
+	}
+	if p.elsewhere == nil {
+		return
+	}
+	if why := p.elsewhere(prog, args); why != "" {
+		w.unknownAddresses(n, why)
+	}
+}
+
+// curlFetch records the addresses curl is given, and its proxy.
+func curlFetch(w *walker, prog string, args []arg) {
+	w.fetchWith(prog, args, curlSpec, func(p parsedArgs) []arg {
+		return append(p.vals("url", "x", "proxy"), p.operands...)
+	}, !hasGlobOff(args))
+}
+
+// wgetFetch records the addresses wget is given.
+func wgetFetch(w *walker, prog string, args []arg) {
+	args = slices.DeleteFunc(slices.Clone(args), func(a arg) bool { return a.is("-nv") })
+	w.fetchWith(prog, args, wgetSpec, func(p parsedArgs) []arg { return p.operands }, false)
+}
+
+// urlFetch records the URLs a client is given as words with a scheme;
+// without one, or with a word only known at run time, the address is
+// unknown.
+func urlFetch(w *walker, prog string, args []arg) {
+	found := false
+	for _, a := range args {
+		if a.lit && strings.Contains(a.text, "://") {
+			w.fetches = append(w.fetches, Fetch{Program: prog, URL: a.text})
+			found = true
+		} else if !a.lit {
+			found = false
+			break
 		}
-	}()
-	switch prog {
-	case "curl":
-		w.fetchWith(prog, args, curlSpec, func(p parsedArgs) []arg {
-			return append(p.vals("url", "x", "proxy"), p.operands...)
-		}, !hasGlobOff(args))
-	case "wget":
-		args = slices.DeleteFunc(slices.Clone(args), func(a arg) bool { return a.is("-nv") })
-		w.fetchWith(prog, args, wgetSpec, func(p parsedArgs) []arg { return p.operands }, false)
-	case "git":
-		w.gitFetches(args)
-	case "nc", "ncat", "netcat", "telnet":
-		w.socketFetch(prog, args)
-	case "socat", "aria2c", "http", "https", "xh", "xhs", "lynx", "w3m", "links", "elinks", "httpie":
-		found := false
-		for _, a := range args {
-			if a.lit && strings.Contains(a.text, "://") {
-				w.fetches = append(w.fetches, Fetch{Program: prog, URL: a.text})
-				found = true
-			} else if !a.lit {
-				found = false
-				break
-			}
-		}
-		if !found {
-			w.fetches = append(w.fetches, Fetch{Program: prog})
-		}
+	}
+	if !found {
+		w.fetches = append(w.fetches, Fetch{Program: prog})
 	}
 }
 
@@ -210,86 +219,12 @@ func fetchURL(a arg, globs bool) string {
 	return "http://" + a.text
 }
 
-// gitFetches records the remote of git commands that reach one.
-func (w *walker) gitFetches(args []arg) {
-	i := 0
-	for i < len(args) && args[i].isOpt() {
-		switch t := args[i].text; t {
-		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env":
-			i++
-		}
-		i++
-	}
-	if i >= len(args) || !args[i].lit {
-		return
-	}
-	sub := args[i].text
-	switch sub {
-	case "ls-remote", "fetch", "pull", "push", "clone", "archive", "remote":
-	default:
-		return
-	}
-	rest := args[i+1:]
-	if sub == "remote" {
-		if len(rest) == 0 || !rest[0].is("update") && !rest[0].is("show") {
-			return
-		}
-		w.fetches = append(w.fetches, Fetch{Program: "git"})
-		return
-	}
-	var operands []arg
-	for k := 0; k < len(rest); k++ {
-		a := rest[k]
-		if a.is("--") {
-			operands = append(operands, rest[k+1:]...)
-			break
-		}
-		if a.isOpt() {
-			if sub == "archive" && (a.is("--remote") || strings.HasPrefix(a.text, "--remote=")) {
-				if v, ok := strings.CutPrefix(a.text, "--remote="); ok {
-					w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(litArg(v))})
-				} else if k+1 < len(rest) {
-					k++
-					w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(rest[k])})
-				}
-			}
-			continue
-		}
-		operands = append(operands, a)
-	}
-	if sub == "archive" {
-		return
-	}
-	if len(operands) == 0 {
-		w.fetches = append(w.fetches, Fetch{Program: "git"}) // the default remote
-		return
-	}
-	w.fetches = append(w.fetches, Fetch{Program: "git", URL: gitURL(operands[0])})
-}
-
-// gitURL returns the URL of a git remote operand, or "" for a remote name
-// (whose URL is in the repository's configuration) or a word only known at
-// run time.
-func gitURL(a arg) string {
-	if !a.lit {
-		return ""
-	}
-	if strings.Contains(a.text, "://") {
-		return a.text
-	}
-	// The scp-like form user@host:path.
-	if host, _, ok := strings.Cut(a.text, ":"); ok && !strings.Contains(host, "/") && host != "" {
-		return "ssh://" + host
-	}
-	return ""
-}
-
 // socketValues are the options of nc, ncat, netcat and telnet that take a
 // value.
 const socketValues = "wpsiqxXecIOTVMmlbn"
 
 // socketFetch records the host and port a socket client connects to.
-func (w *walker) socketFetch(prog string, args []arg) {
+func socketFetch(w *walker, prog string, args []arg) {
 	var words []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -339,23 +274,26 @@ var wgetElsewhere = escapeSpec{
 	abbrev:   true,
 }
 
-// elsewhere says why the addresses a client is given may not be the ones
+// curlRedirects says why the addresses curl is given may not be the
+// ones it connects to, or "".
+func curlRedirects(prog string, args []arg) string {
+	return elsewhere(prog, args, curlElsewhere)
+}
+
+// wgetRedirects says why the addresses wget is given may not be the ones
 // it connects to, or "". wget follows redirects unless told not to
-// (--max-redirect=0), curl only with -L.
-func elsewhere(prog string, args []arg) string {
-	var spec escapeSpec
-	switch prog {
-	case "curl":
-		spec = curlElsewhere
-	case "wget":
-		spec = wgetElsewhere
-		if !slices.ContainsFunc(args, func(a arg) bool { return a.is("--max-redirect=0") }) &&
-			!slices.ContainsFunc(args, func(a arg) bool { return a.is("--max-redirect") }) {
-			return fmt.Sprintf("%q follows redirects, which can lead anywhere (--max-redirect=0 stops that)", prog)
-		}
-	default:
-		return ""
+// (--max-redirect=0).
+func wgetRedirects(prog string, args []arg) string {
+	if !slices.ContainsFunc(args, func(a arg) bool { return a.is("--max-redirect=0") }) &&
+		!slices.ContainsFunc(args, func(a arg) bool { return a.is("--max-redirect") }) {
+		return fmt.Sprintf("%q follows redirects, which can lead anywhere (--max-redirect=0 stops that)", prog)
 	}
+	return elsewhere(prog, args, wgetElsewhere)
+}
+
+// elsewhere says which of a client's words, read against spec, may send
+// it somewhere other than its addresses, or "".
+func elsewhere(prog string, args []arg, spec escapeSpec) string {
 	for _, a := range args {
 		if a.is("--") {
 			break
@@ -398,4 +336,30 @@ func proxyVariable(name string) bool {
 	return strings.HasSuffix(n, "_proxy") || n == "curl_home" || n == "wgetrc" || n == "curl_ca_bundle" ||
 		n == "xdg_config_home" || n == "home" || n == "socks_server" || n == "resolv_host_conf" || n == "hostaliases" ||
 		n == "localdomain" || n == "res_options" || n == "ld_preload"
+}
+
+// networkPrograms are network clients: the addresses they reach are
+// recorded for the rules on web fetches.
+var networkPrograms = family{
+	"aria2c": {fetch: urlFetch},
+	"curl":   {check: curlCmd, escapes: &escapeSpec{writeLong: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc", "output-dir"}, runLong: []string{"config"}, writeShort: "oDc", runShort: "K", writeFlags: []string{"remote-name", "remote-name-all", "remote-header-name"}, writeFlagShort: "OJ"}, fetch: curlFetch, elsewhere: curlRedirects},
+	"elinks": {fetch: urlFetch},
+	"http":   {fetch: urlFetch},
+	"httpie": {fetch: urlFetch},
+	"https":  {fetch: urlFetch},
+	"links":  {fetch: urlFetch},
+	"lynx":   {fetch: urlFetch},
+	"nc":     {fetch: socketFetch},
+	"ncat":   {fetch: socketFetch},
+	"netcat": {fetch: socketFetch},
+	"rsync":  {writes: "copies files", commandOptions: []string{"-e", "--rsh", "--rsync-path"}, files: files{reads: true}},
+	"scp":    {writes: "copies files", commandOptions: []string{"-S", "-o", "-F"}, files: files{reads: true}},
+	"sftp":   {commandOptions: []string{"-S", "-o", "-F", "-D"}},
+	"socat":  {fetch: urlFetch},
+	"ssh":    {wrapper: &wrapper{why: "runs commands on another machine", spec: optSpec{flags: "46AaCfGgKkMNnqsTtVvXxYy", values: "BbcDEeFIiJLlmOoPpQRSWw"}, skip: 1, joined: true}, writes: "runs commands on another machine", runs: true, commandOptions: []string{"-o", "-F"}},
+	"telnet": {fetch: socketFetch},
+	"w3m":    {fetch: urlFetch},
+	"wget":   {check: wgetCmd, escapes: &escapeSpec{writeLong: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies", "warc-file", "save-headers"}, runLong: []string{"execute", "use-askpass"}, writeShort: "OoaP", runShort: "e", abbrev: true}, fetch: wgetFetch, elsewhere: wgetRedirects},
+	"xh":     {fetch: urlFetch},
+	"xhs":    {fetch: urlFetch},
 }

@@ -2,66 +2,27 @@ package shellclass
 
 import "strings"
 
-// This file lists programs that run a command or code given in their own
-// arguments. Such a command does not appear as a word of the line, so the
+// This file holds the programs that run a command or code given in their
+// own arguments or input (the registry's session and commandOptions
+// facts). Such a command does not appear as a word of the line, so the
 // line is opaque: a rule that forbids a command cannot see it.
 
-// sessionRunners run whatever they are given, in any form, often after
-// the call has returned.
-var sessionRunners = map[string]string{
-	"tmux": "runs commands in a terminal session", "screen": "runs commands in a terminal session",
-	"at": "runs commands later", "batch": "runs commands later", "hyperfine": "runs the commands it benchmarks",
-	"entr": "runs a command when files change", "ed": "runs commands from its input",
-	"ex": "runs editor commands", "expect": "runs a script",
-	"newgrp": "starts a shell that runs commands from its input",
-}
-
-// commandOptions are, per program, the options that give it a command or
-// code to run. An option is matched as written, with an attached value
-// (-Pless, --pager=less), or, for "+", as any word starting with it.
-var commandOptions = map[string][]string{
-	"man":   {"-P", "--pager", "-H", "--html"},
-	"zip":   {"-TT", "--unzip-command"},
-	"rsync": {"-e", "--rsh", "--rsync-path"},
-	"scp":   {"-S", "-o", "-F"},
-	"sftp":  {"-S", "-o", "-F", "-D"},
-	"ssh":   {"-o", "-F"},
-	"gdb":   {"-ex", "-x", "-iex", "-ix", "--eval-command", "--command", "--init-eval-command", "--init-command", "-batch", "--batch"},
-	"vim":   vimOptions, "vi": vimOptions, "nvim": vimOptions, "view": vimOptions,
-	"vimdiff": vimOptions, "gvim": vimOptions, "rvim": vimOptions,
-	"emacs": {"--eval", "-eval", "-l", "--load", "-f", "--funcall", "--batch", "-batch", "--script", "-script", "-x"},
-	"sort":  {"--compress-program"},
-	"rg":    {"--pre", "--hostname-bin"},
-	"ag":    {"--pager"},
-	"less":  {"+"},
-	"more":  {"+"},
-	"tar":   {"--to-command", "-I", "--use-compress-program", "--rsh-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script"},
-	"git":   {"--exec-path="},
-	"find":  {"-exec", "-execdir", "-ok", "-okdir"},
-	"make":  {"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"},
-	"gmake": {"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"},
-	"npm":   {"-C", "--prefix", "--script-shell", "--userconfig", "--globalconfig"},
-	"go":    {"-C", "-exec", "-toolexec", "-vettool"},
-}
-
-var vimOptions = []string{"-c", "--cmd", "-S", "-s", "-e", "-E", "-es", "-Es", "-u", "+"}
-
 // runnerOptions makes the line opaque when prog is given a command to run
-// through its options (find and git check theirs in their handlers too).
-func (w *walker) runnerOptions(prog string, args []arg) {
-	if why, ok := sessionRunners[prog]; ok {
-		w.hidef("%q %s", prog, why)
+// through its options (find and git check theirs in their handlers).
+func (w *walker) runnerOptions(p *program, prog string, args []arg) {
+	if p.session != "" {
+		w.hidef("%q %s", prog, p.session)
 		return
 	}
-	opts, ok := commandOptions[prog]
-	if !ok || prog == "find" || prog == "git" {
+	opts := p.commandOptions
+	if opts == nil {
 		return
 	}
 	for _, a := range args {
 		if a.is("--") {
 			return
 		}
-		if (prog == "make" || prog == "gmake") && a.lit && !a.isOpt() && strings.Contains(a.text, "=") {
+		if p.setsRecipeVars && a.lit && !a.isOpt() && strings.Contains(a.text, "=") {
 			// A variable given on the command line overrides the
 			// makefile's: SHELL=prog, CC=prog run a program.
 			w.hidef("%q %s sets a variable its recipes may run", prog, a.text)
@@ -88,4 +49,20 @@ func (w *walker) runnerOptions(prog string, args []arg) {
 			}
 		}
 	}
+}
+
+// runnerPrograms run commands or code in forms their words need not show,
+// often after the call has returned.
+var runnerPrograms = family{
+	"at":        {session: "runs commands later"},
+	"batch":     {session: "runs commands later"},
+	"entr":      {session: "runs a command when files change"},
+	"expect":    {session: "runs a script"},
+	"hyperfine": {session: "runs the commands it benchmarks"},
+	"newgrp":    {session: "starts a shell that runs commands from its input"},
+	"run-parts": {runsHidden: "runs every program in a directory"},
+	"screen":    {session: "runs commands in a terminal session"},
+	"sqlite":    {runsHidden: "runs shell commands given in SQL input (.shell, .system)"},
+	"sqlite3":   {runsHidden: "runs shell commands given in SQL input (.shell, .system)"},
+	"tmux":      {session: "runs commands in a terminal session"},
 }

@@ -396,3 +396,29 @@ func (p *sedParser) substitute() string {
 	}
 	return ""
 }
+
+// sedPrograms is sed, whose script is checked command by command.
+var sedPrograms = family{
+	"sed": {check: sedCmd, files: files{values: "efl/f", use: sedFiles}},
+}
+
+// sedFiles records the files sed reads, and with -i also writes.
+func sedFiles(w *walker, prog string, args []arg) {
+	operands, values := splitOperands(lookup(prog), args)
+	if hasShortOrLong(args, 'i', "in-place") {
+		for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "expression") && !hasShortOrLong(args, 'f', "file")) {
+			w.use(o, true) // an edit in place reads the file too
+			w.use(o, false)
+		}
+		return
+	}
+	given := hasShortOrLong(args, 'e', "regexp") || hasShortOrLong(args, 'f', "file") || hasShortOrLong(args, 'e', "expression")
+	for _, o := range skipFirst(operands, !given) {
+		w.use(o, false)
+	}
+	for _, v := range values {
+		if v.file {
+			w.use(v.arg, false)
+		}
+	}
+}

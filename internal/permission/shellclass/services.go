@@ -155,3 +155,12 @@ func systemctlCmd(_ *walker, prog string, args []arg) string {
 	}
 	return "" // no verb: list-units
 }
+
+// servicePrograms manage containers and services by asking a service over
+// a socket.
+var servicePrograms = family{
+	"docker":    {check: dockerCmd, service: true},
+	"kubectl":   {check: kubectlCmd, service: true},
+	"service":   {writes: "starts and stops services"},
+	"systemctl": {check: systemctlCmd, service: true},
+}

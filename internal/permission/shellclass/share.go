@@ -35,25 +35,7 @@ func BaseName(word string) string {
 // (env, timeout, xargs, find, sh, eval, python, ...). A rule that allows
 // such a program with any arguments would allow anything.
 func RunsCommands(prog string) bool {
-	if _, ok := wrappers[prog]; ok {
-		return true
-	}
-	if interpreters[prog] {
-		return true
-	}
-	if _, ok := programRunners[prog]; ok {
-		return true
-	}
-	if _, ok := hiddenRunners[prog]; ok {
-		return true
-	}
-	switch prog {
-	case "env", "timeout", "nice", "stdbuf", "ionice", "xargs", "time", "command",
-		"builtin", "exec", "eval", "source", ".", "sh", "bash", "dash", "zsh",
-		"find", "fd", "fdfind", "jobs", "npx", "ssh":
-		return true
-	}
-	return false
+	return lookup(prog).runsCommands()
 }
 
 // SplitWords splits a rule's command text into words as the shell would,

@@ -33,11 +33,8 @@ var storedPrinters = map[string]bool{
 var patchLong = []string{"--patch", "--unified", "--word-diff", "--color-words", "--cc", "--diff-merges", "--binary", "--text", "--ext-diff", "--full-diff"}
 
 // noteStored records a git command that can print stored content.
-func (w *walker) noteStored(base string, args []arg) {
-	if base != "git" && !strings.HasPrefix(base, "git-") {
-		return
-	}
-	key, rest := escapeKey(base, args)
+func noteStored(w *walker, base string, args []arg) {
+	key, rest := gitKey(base, args)
 	if rest == nil && key == base {
 		// The subcommand is only known at run time.
 		w.stored = append(w.stored, Stored{Command: base})

@@ -301,3 +301,75 @@ func hostnameCmd(_ *walker, prog string, args []arg) string {
 	}
 	return ""
 }
+
+// xxdEscape records the output file of xxd: its second operand.
+func xxdEscape(w *walker, prog string, args []arg) {
+	valued := map[string]bool{"-c": true, "-cols": true, "-g": true, "-groupsize": true, "-l": true, "-len": true,
+		"-o": true, "-offset": true, "-s": true, "-seek": true, "-n": true, "-name": true}
+	w.secondOperand(prog, args, func(t string) bool { return valued[t] })
+}
+
+// uniqEscape records the output file of uniq: its second operand.
+func uniqEscape(w *walker, prog string, args []arg) {
+	w.secondOperandEscape(prog, args, "fsw", []string{"skip-fields", "skip-chars", "check-chars", "group", "all-repeated"})
+}
+
+// textPrograms read text and write it to standard output; some have
+// options or operands that write files.
+var textPrograms = family{
+	"ag":        {check: agCmd, commandOptions: []string{"--pager"}, files: files{values: "ABCGgm", reads: true, patternFirst: true}},
+	"b2sum":     {reads: true, files: files{reads: true}},
+	"base32":    {reads: true, files: files{reads: true}},
+	"base64":    {reads: true, files: files{reads: true}},
+	"cksum":     {reads: true, files: files{reads: true}},
+	"cmp":       {reads: true, files: files{reads: true}},
+	"column":    {reads: true, files: files{values: "csotRNHWdE", reads: true}},
+	"comm":      {reads: true, files: files{reads: true}},
+	"csplit":    {writes: "writes files"},
+	"cut":       {reads: true, files: files{values: "dfcb", reads: true}},
+	"date":      {check: dateCmd},
+	"diff":      {reads: true, files: files{values: "UCFIxLX/X", reads: true}},
+	"egrep":     {reads: true, files: files{values: "efmABCdD/f", reads: true, patternFirst: true}},
+	"expand":    {reads: true, files: files{reads: true}},
+	"expr":      {reads: true},
+	"factor":    {reads: true},
+	"fgrep":     {reads: true, files: files{values: "efmABCdD/f", reads: true, patternFirst: true}},
+	"file":      {check: fileCmd, escapes: &escapeSpec{writeFlagShort: "C"}, files: files{reads: true}},
+	"fmt":       {reads: true, files: files{values: "wpg", reads: true}},
+	"fold":      {reads: true, files: files{values: "w", reads: true}},
+	"gojq":      {reads: true},
+	"grep":      {reads: true, files: files{values: "eEfmABCdD/f", reads: true, patternFirst: true}},
+	"hexdump":   {reads: true, files: files{values: "enosCv/f", reads: true}},
+	"join":      {reads: true, files: files{values: "12jteoa", reads: true}},
+	"jq":        {reads: true, files: files{values: "fL/f", reads: true, patternFirst: true}},
+	"less":      {check: pagerCmd, commandOptions: []string{"+"}, escapes: &escapeSpec{writeLong: []string{"log-file", "LOG-FILE"}, writeShort: "oO", abbrev: true}, pager: true, files: files{values: "bhjkpPtTxyz#o", reads: true}},
+	"md5sum":    {reads: true, files: files{reads: true}},
+	"more":      {check: pagerCmd, commandOptions: []string{"+"}, pager: true, files: files{values: "n", reads: true}},
+	"nl":        {reads: true, files: files{values: "bdfhilnsvw", reads: true}},
+	"od":        {reads: true, files: files{values: "AjNtwS", reads: true}},
+	"paste":     {reads: true, files: files{values: "d", reads: true}},
+	"pr":        {reads: true, files: files{values: "hlwoNsSeiJ", reads: true}},
+	"rev":       {reads: true, files: files{reads: true}},
+	"rg":        {check: rgCmd, commandOptions: []string{"--pre", "--hostname-bin"}, files: files{values: "eEfmABCgtTjM/f", reads: true, patternFirst: true}},
+	"seq":       {reads: true},
+	"sha1sum":   {reads: true, files: files{reads: true}},
+	"sha224sum": {reads: true},
+	"sha256sum": {reads: true, files: files{reads: true}},
+	"sha384sum": {reads: true},
+	"sha512sum": {reads: true, files: files{reads: true}},
+	"shasum":    {reads: true},
+	"sort":      {check: sortCmd, escapes: &escapeSpec{writeLong: []string{"output"}, runLong: []string{"compress-program"}, writeShort: "o", abbrev: true}, files: files{values: "ktSTo", reads: true}},
+	"split":     {writes: "writes files"},
+	"strings":   {reads: true, files: files{values: "nte", reads: true}},
+	"sum":       {reads: true},
+	"tac":       {reads: true, files: files{reads: true}},
+	"tee":       {check: teeCmd, files: files{values: "/", writes: true}},
+	"tr":        {reads: true},
+	"tree":      {check: treeCmd, escapes: &escapeSpec{writeShort: "o"}},
+	"tsort":     {reads: true},
+	"unexpand":  {reads: true},
+	"uniq":      {check: uniqCmd, moreEscapes: uniqEscape, files: files{values: "fsw", reads: true}},
+	"xxd":       {check: xxdCmd, moreEscapes: xxdEscape, files: files{values: "cglosn", reads: true}},
+	"yes":       {reads: true},
+	"yq":        {check: yqCmd, files: files{values: "/", reads: true, patternFirst: true}},
+}

@@ -226,3 +226,127 @@ func pipCmd(_ *walker, prog string, args []arg) string {
 	}
 	return ""
 }
+
+// goEscapes are, per subcommand, the options through which go writes a
+// file or runs a program, whatever else it is given.
+var goEscapes = map[string]escapeSpec{
+	"go test":    {writeLong: goTestWrites, runLong: append([]string{"exec", "vettool"}, goBuildRuns...), goStyle: true},
+	"go vet":     {writeLong: goBuildWrites, writeFlags: []string{"fix"}, runLong: append([]string{"vettool"}, goBuildRuns...), goStyle: true},
+	"go build":   {writeLong: goBuildWrites, runLong: goBuildRuns, goStyle: true},
+	"go install": {writeLong: goBuildWrites, runLong: goBuildRuns, goStyle: true},
+	"go run":     {writeLong: goBuildWrites, runLong: append([]string{"exec"}, goBuildRuns...), goStyle: true},
+	"go list":    {writeLong: goBuildWrites, runLong: goBuildRuns, goStyle: true},
+}
+
+// goKey names the subcommand of go as "go SUB" and returns the arguments
+// after it.
+func goKey(prog string, args []arg) (string, []arg) {
+	if len(args) >= 2 && args[0].is("-C") {
+		args = args[2:]
+	}
+	if len(args) > 0 && args[0].lit {
+		return prog + " " + args[0].text, args[1:]
+	}
+	return prog, args
+}
+
+var (
+	pipEscapes = escapeSpec{writeLong: []string{"log", "log-file", "report"}, runLong: []string{"python"}, abbrev: true}
+	npmEscapes = escapeSpec{
+		writeLong: []string{"cache", "logs-dir"},
+		runLong: []string{"script-shell", "userconfig", "globalconfig", "prefix", "node-options", "init-module",
+			"editor", "shell", "browser", "viewer", "git", "onload-script", "call"},
+		runShort: "c", abbrev: true,
+	}
+	// goBuildWrites and goBuildRuns are the build flags every go command
+	// that builds shares: debug files, and programs run as or by the
+	// tools (the compiler and linker flags can name an external linker).
+	goBuildWrites = []string{"debug-actiongraph", "debug-trace", "debug-runtime-trace", "debug-deps-graph", "o"}
+	goBuildRuns   = []string{"toolexec", "ldflags", "gcflags", "asmflags", "gccgoflags", "overlay"}
+)
+
+// goTestWrites are go test's: the build flags, and the files the test
+// binary writes, also in their -test. form.
+var goTestWrites = func() []string {
+	test := []string{"coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace",
+		"outputdir", "fuzzcache", "testlogfile", "gocoverdir"}
+	out := append([]string{}, goBuildWrites...)
+	for _, t := range test {
+		out = append(out, t, "test."+t)
+	}
+	return out
+}()
+
+// toolchainPrograms are language toolchains and interpreters: an
+// interpreter runs code, a toolchain allows its read-only subcommands or
+// its version query only.
+var toolchainPrograms = family{
+	"Rscript":   {interpreter: true},
+	"bun":       {version: []string{"--version", "-v"}, interpreter: true},
+	"c++":       {version: []string{"--version"}},
+	"cargo":     {version: []string{"--version", "-V", "version"}},
+	"cc":        {version: []string{"--version"}},
+	"clang":     {version: []string{"--version"}},
+	"clang++":   {version: []string{"--version"}},
+	"cmake":     {version: []string{"--version"}},
+	"csh":       {interpreter: true},
+	"deno":      {version: []string{"--version", "-V"}, interpreter: true},
+	"dotnet":    {version: []string{"--version"}},
+	"fish":      {interpreter: true},
+	"g++":       {version: []string{"--version", "-dumpversion"}},
+	"gcc":       {version: []string{"--version", "-dumpversion"}},
+	"gdb":       {commandOptions: []string{"-ex", "-x", "-iex", "-ix", "--eval-command", "--command", "--init-eval-command", "--init-command", "-batch", "--batch"}},
+	"gh":        {version: []string{"--version"}},
+	"gmake":     {commandOptions: []string{"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"}, setsRecipeVars: true},
+	"go":        {check: goCmd, commandOptions: []string{"-C", "-exec", "-toolexec", "-vettool"}, subcommand: goKey, subEscapes: goEscapes},
+	"gofmt":     {check: gofmtCmd, escapes: &escapeSpec{writeLong: []string{"cpuprofile"}, goStyle: true}},
+	"gradle":    {version: []string{"--version"}},
+	"irb":       {interpreter: true},
+	"java":      {version: []string{"-version", "--version"}, interpreter: true},
+	"javac":     {version: []string{"-version", "--version"}},
+	"kotlin":    {version: []string{"-version"}},
+	"ksh":       {interpreter: true},
+	"lua":       {version: []string{"-v"}, interpreter: true},
+	"luajit":    {interpreter: true},
+	"make":      {version: []string{"--version", "-v"}, commandOptions: []string{"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"}, setsRecipeVars: true},
+	"mksh":      {interpreter: true},
+	"mvn":       {version: []string{"--version", "-v"}},
+	"node":      {version: []string{"--version", "-v"}, interpreter: true},
+	"nodejs":    {version: []string{"--version", "-v"}, interpreter: true},
+	"npm":       {check: npmCmd, commandOptions: []string{"-C", "--prefix", "--script-shell", "--userconfig", "--globalconfig"}, escapes: &npmEscapes},
+	"npx":       {writes: "runs packages", runs: true},
+	"osascript": {interpreter: true},
+	"perl":      {version: []string{"--version", "-v"}, interpreter: true, files: files{use: perlFiles}},
+	"php":       {version: []string{"--version", "-v"}, interpreter: true},
+	"pip":       {check: pipCmd, escapes: &pipEscapes},
+	"pip3":      {check: pipCmd, escapes: &pipEscapes},
+	"pnpm":      {version: []string{"--version", "-v"}},
+	"pwsh":      {interpreter: true},
+	"python":    {version: []string{"--version", "-V"}, interpreter: true},
+	"python2":   {version: []string{"--version", "-V"}, interpreter: true},
+	"python3":   {version: []string{"--version", "-V"}, interpreter: true},
+	"ruby":      {version: []string{"--version"}, interpreter: true},
+	"rustc":     {version: []string{"--version", "-V", "-vV"}},
+	"rustup":    {version: []string{"--version", "-V"}},
+	"swift":     {version: []string{"--version"}},
+	"tclsh":     {interpreter: true},
+	"tcsh":      {interpreter: true},
+	"terraform": {version: []string{"--version", "-version"}},
+	"ts-node":   {interpreter: true},
+	"tsc":       {version: []string{"--version", "-v"}},
+	"yarn":      {version: []string{"--version", "-v"}},
+}
+
+// perlFiles records the files perl -i edits in place. Other words may
+// name files perl opens, so all of them are recorded as named.
+func perlFiles(w *walker, prog string, args []arg) {
+	w.mentions(args)
+	if !hasPerlInPlace(args) {
+		return
+	}
+	operands, _ := splitOperands(lookup(prog), args)
+	for _, o := range skipFirst(operands, !hasShortOrLong(args, 'e', "") && !hasShortOrLong(args, 'E', "")) {
+		w.use(o, true)
+		w.use(o, false)
+	}
+}

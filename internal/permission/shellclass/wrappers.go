@@ -254,54 +254,11 @@ type wrapper struct {
 	noCommand []string
 }
 
-// wrappers are the programs that run a command they are given and are not
-// read-only themselves. Their command is found and listed so that rules
-// see it.
-var wrappers = map[string]wrapper{
-	"nohup":            {why: "writes the command's output to nohup.out"},
-	"setsid":           {why: "starts a detached process", spec: optSpec{flags: "cfw", long: map[string]optKind{"ctty": noValue, "fork": noValue, "wait": noValue}}},
-	"sudo":             {why: "runs a command as another user", spec: optSpec{flags: "AbEeHiKkLlnPSsVv", values: "CDghpRrTtUu", long: map[string]optKind{"user": needsValue, "group": needsValue, "preserve-env": mayValue, "login": noValue, "shell": noValue, "non-interactive": noValue, "chdir": needsValue, "set-home": noValue, "stdin": noValue, "prompt": needsValue, "close-from": needsValue, "other-user": needsValue, "host": needsValue, "role": needsValue, "type": needsValue, "command-timeout": needsValue, "background": noValue, "askpass": noValue, "edit": noValue, "reset-timestamp": noValue, "remove-timestamp": noValue, "validate": noValue, "list": noValue, "version": noValue, "help": noValue}}},
-	"doas":             {why: "runs a command as another user", spec: optSpec{flags: "Lns", values: "Cu"}},
-	"pkexec":           {why: "runs a command as another user", spec: optSpec{long: map[string]optKind{"user": needsValue, "disable-internal-agent": noValue, "keep-cwd": noValue}}},
-	"su":               {why: "runs commands as another user", spec: optSpec{flags: "flmpP", values: "gGsw", long: map[string]optKind{"login": noValue, "preserve-environment": noValue, "group": needsValue, "supp-group": needsValue, "shell": needsValue, "pty": noValue, "whitelist-environment": needsValue, "command": needsValue, "session-command": needsValue}}, code: "c", skip: 1},
-	"runuser":          {why: "runs a command as another user", spec: optSpec{flags: "flmpP", values: "gGsuw", long: map[string]optKind{"user": needsValue, "login": noValue, "preserve-environment": noValue, "group": needsValue, "supp-group": needsValue, "shell": needsValue, "pty": noValue, "command": needsValue, "session-command": needsValue}}, code: "c"},
-	"watch":            {why: "runs a command repeatedly", spec: optSpec{flags: "bcCeEgprtwx", values: "dnq", optional: "d", long: map[string]optKind{"beep": noValue, "color": noValue, "no-color": noValue, "differences": mayValue, "errexit": noValue, "chgexit": noValue, "equexit": needsValue, "interval": needsValue, "precise": noValue, "no-rerun": noValue, "no-title": noValue, "no-wrap": noValue, "exec": noValue, "shotsdir": needsValue}}, joined: true},
-	"chroot":           {why: "runs a command in another root directory", spec: optSpec{long: map[string]optKind{"groups": needsValue, "userspec": needsValue, "skip-chdir": noValue}}, skip: 1},
-	"unshare":          {why: "runs a command in new namespaces", spec: optSpec{flags: "ciUmnpruCfT", optional: "ciUmnpruCT", values: "SG", long: map[string]optKind{"mount": mayValue, "uts": mayValue, "ipc": mayValue, "net": mayValue, "pid": mayValue, "user": mayValue, "cgroup": mayValue, "time": mayValue, "fork": noValue, "map-root-user": noValue, "map-current-user": noValue, "kill-child": mayValue, "mount-proc": mayValue, "propagation": needsValue, "setgroups": needsValue, "root": needsValue, "wd": needsValue, "setuid": needsValue, "setgid": needsValue}}},
-	"nsenter":          {why: "runs a command in other namespaces", spec: optSpec{flags: "aFmuinpUCTrwZ", optional: "mutinpUCTrw", values: "tSG", long: map[string]optKind{"all": noValue, "target": needsValue, "mount": mayValue, "uts": mayValue, "ipc": mayValue, "net": mayValue, "pid": mayValue, "user": mayValue, "cgroup": mayValue, "time": mayValue, "setuid": needsValue, "setgid": needsValue, "preserve-credentials": noValue, "root": mayValue, "wd": mayValue, "no-fork": noValue}}},
-	"flock":            {why: "creates lock files", spec: optSpec{flags: "sxnouFeh", values: "wEc", long: map[string]optKind{"shared": noValue, "exclusive": noValue, "nonblock": noValue, "nb": noValue, "close": noValue, "unlock": noValue, "no-fork": noValue, "timeout": needsValue, "wait": needsValue, "conflict-exit-code": needsValue, "verbose": noValue, "command": needsValue}}, code: "c", skip: 1},
-	"strace":           {why: "can write trace files", spec: optSpec{flags: "cCdDfFhiqrtTvVwxyYzZk", values: "abeEIoOpPsSuUX", long: map[string]optKind{"output": needsValue, "trace": needsValue, "summary-only": noValue, "follow-forks": noValue, "attach": needsValue, "user": needsValue, "env": needsValue, "string-limit": needsValue, "signal": needsValue, "status": needsValue, "quiet": mayValue, "decode-fds": mayValue}}},
-	"ltrace":           {why: "can write trace files", spec: optSpec{flags: "bcCfhiLrStTV", values: "aAeDEFlnopsuwx", long: map[string]optKind{"output": needsValue, "library": needsValue, "demangle": noValue, "indent": needsValue}}},
-	"unbuffer":         {why: "runs a command in a terminal that is not checked", spec: optSpec{flags: "p"}},
-	"script":           {why: "writes a typescript file", spec: optSpec{flags: "aefqT", values: "cEIOBmt", optional: "t", long: map[string]optKind{"append": noValue, "command": needsValue, "echo": needsValue, "return": noValue, "flush": noValue, "force": noValue, "quiet": noValue, "log-in": needsValue, "log-out": needsValue, "log-io": needsValue, "log-timing": needsValue, "logging-format": needsValue, "output-limit": needsValue, "timing": mayValue}}, code: "c", skip: -1},
-	"chrt":             {why: "changes scheduling", spec: optSpec{flags: "abdefimoprRv", values: "TPD", long: map[string]optKind{"all-tasks": noValue, "batch": noValue, "deadline": noValue, "fifo": noValue, "idle": noValue, "max": noValue, "other": noValue, "pid": noValue, "rr": noValue, "reset-on-fork": noValue, "verbose": noValue, "sched-runtime": needsValue, "sched-period": needsValue, "sched-deadline": needsValue}}, skip: 1, noCommand: []string{"p", "pid", "m", "max"}},
-	"taskset":          {why: "changes CPU affinity", spec: optSpec{flags: "acp", long: map[string]optKind{"all-tasks": noValue, "cpu-list": noValue, "pid": noValue}}, skip: 1, noCommand: []string{"p", "pid"}},
-	"prlimit":          {why: "changes resource limits", spec: optSpec{flags: "ovr", values: "p", optional: "ABCDEFILMNQRSTYbcdefilmnqrstuvy", long: map[string]optKind{"pid": needsValue, "output": needsValue, "noheadings": noValue, "raw": noValue, "verbose": noValue, "core": mayValue, "nofile": mayValue}}, noCommand: []string{"p", "pid"}},
-	"numactl":          {why: "changes memory placement", spec: optSpec{flags: "alsH", values: "iNmCPpwc", long: map[string]optKind{"interleave": needsValue, "cpunodebind": needsValue, "membind": needsValue, "physcpubind": needsValue, "preferred": needsValue, "localalloc": noValue, "hardware": noValue, "show": noValue}}},
-	"sg":               {why: "runs a command as another group", code: "-", skip: 1},
-	"busybox":          {why: "runs its own versions of programs"},
-	"toybox":           {why: "runs its own versions of programs"},
-	"catchsegv":        {why: "runs a command"},
-	"eatmydata":        {why: "runs a command with writes made unsafe"},
-	"fakeroot":         {why: "runs a command as a fake root", spec: optSpec{values: "lsi", long: map[string]optKind{"lib": needsValue, "faked": needsValue, "unknown-is-real": noValue}}},
-	"faketime":         {why: "runs a command at a fake time", spec: optSpec{flags: "fm", values: "p"}, skip: 1},
-	"torsocks":         {why: "runs a command through a proxy", spec: optSpec{flags: "diq", values: "uaPp", long: map[string]optKind{"user": needsValue, "pass": needsValue, "address": needsValue, "port": needsValue, "isolate": noValue, "quiet": noValue, "debug": noValue}}},
-	"proxychains":      {why: "runs a command through a proxy", spec: optSpec{flags: "q", values: "f"}},
-	"proxychains4":     {why: "runs a command through a proxy", spec: optSpec{flags: "q", values: "f"}},
-	"dbus-run-session": {why: "starts a message bus", spec: optSpec{long: map[string]optKind{"config-file": needsValue, "dbus-daemon": needsValue}}},
-	"xvfb-run":         {why: "starts a display server", spec: optSpec{flags: "as", values: "efnpw", optional: "", long: map[string]optKind{"auto-servernum": noValue, "error-file": needsValue, "server-num": needsValue, "server-args": needsValue}}},
-	"systemd-run":      {why: "starts a service", spec: optSpec{flags: "qtGSr", values: "Mpuh", long: map[string]optKind{"user": noValue, "system": noValue, "scope": noValue, "unit": needsValue, "property": needsValue, "wait": noValue, "pipe": noValue, "pty": noValue, "quiet": noValue, "collect": noValue, "same-dir": noValue, "working-directory": needsValue, "setenv": needsValue, "uid": needsValue, "gid": needsValue, "nice": needsValue, "description": needsValue}}},
-	"chronic":          {why: "runs a command", spec: optSpec{flags: "ev"}},
-	"ssh":              {why: "runs commands on another machine", spec: optSpec{flags: "46AaCfGgKkMNnqsTtVvXxYy", values: "BbcDEeFIiJLlmOoPpQRSWw"}, skip: 1, joined: true},
-	"parallel":         {why: "runs commands in parallel", joined: true},
-	"caffeinate":       {why: "runs a command", spec: optSpec{flags: "dimsu", values: "tw"}},
-}
-
 // wrapperCmd refuses a wrapper but finds the command it runs, so that it
 // is listed for rules. When the command cannot be found, the line is
 // opaque.
 func wrapperCmd(w *walker, prog string, args []arg) string {
-	wr := wrappers[prog]
+	wr := lookup(prog).wrapper
 	why := fmt.Sprintf("%q %s", prog, wr.why)
 	w.deny(why)
 	if wr.code != "" && wr.code != "-" {
@@ -568,4 +525,56 @@ loop:
 	w.shellCode(args[i], langs, prog+" -c")
 	w.hide(problem)
 	return ""
+}
+
+// wrapperPrograms run a command they are given: the shells, and the
+// programs that change how a command runs (env, timeout, sudo, nohup). The
+// command is found and checked, or the line is opaque.
+var wrapperPrograms = family{
+	"bash":             {check: shellCmd, runs: true},
+	"busybox":          {wrapper: &wrapper{why: "runs its own versions of programs"}},
+	"caffeinate":       {wrapper: &wrapper{why: "runs a command", spec: optSpec{flags: "dimsu", values: "tw"}}},
+	"catchsegv":        {wrapper: &wrapper{why: "runs a command"}},
+	"chronic":          {wrapper: &wrapper{why: "runs a command", spec: optSpec{flags: "ev"}}},
+	"chroot":           {wrapper: &wrapper{why: "runs a command in another root directory", spec: optSpec{long: map[string]optKind{"groups": needsValue, "skip-chdir": noValue, "userspec": needsValue}}, skip: 1}},
+	"chrt":             {wrapper: &wrapper{why: "changes scheduling", spec: optSpec{flags: "abdefimoprRv", values: "TPD", long: map[string]optKind{"all-tasks": noValue, "batch": noValue, "deadline": noValue, "fifo": noValue, "idle": noValue, "max": noValue, "other": noValue, "pid": noValue, "reset-on-fork": noValue, "rr": noValue, "sched-deadline": needsValue, "sched-period": needsValue, "sched-runtime": needsValue, "verbose": noValue}}, skip: 1, noCommand: []string{"p", "pid", "m", "max"}}},
+	"dash":             {check: shellCmd, runs: true},
+	"dbus-run-session": {wrapper: &wrapper{why: "starts a message bus", spec: optSpec{long: map[string]optKind{"config-file": needsValue, "dbus-daemon": needsValue}}}},
+	"doas":             {wrapper: &wrapper{why: "runs a command as another user", spec: optSpec{flags: "Lns", values: "Cu"}}},
+	"eatmydata":        {wrapper: &wrapper{why: "runs a command with writes made unsafe"}},
+	"env":              {check: envCmd, runs: true},
+	"fakeroot":         {wrapper: &wrapper{why: "runs a command as a fake root", spec: optSpec{values: "lsi", long: map[string]optKind{"faked": needsValue, "lib": needsValue, "unknown-is-real": noValue}}}},
+	"faketime":         {wrapper: &wrapper{why: "runs a command at a fake time", spec: optSpec{flags: "fm", values: "p"}, skip: 1}},
+	"flock":            {wrapper: &wrapper{why: "creates lock files", spec: optSpec{flags: "sxnouFeh", values: "wEc", long: map[string]optKind{"close": noValue, "command": needsValue, "conflict-exit-code": needsValue, "exclusive": noValue, "nb": noValue, "no-fork": noValue, "nonblock": noValue, "shared": noValue, "timeout": needsValue, "unlock": noValue, "verbose": noValue, "wait": needsValue}}, skip: 1, code: "c"}},
+	"ionice":           {check: ioniceCmd, runs: true},
+	"ltrace":           {wrapper: &wrapper{why: "can write trace files", spec: optSpec{flags: "bcCfhiLrStTV", values: "aAeDEFlnopsuwx", long: map[string]optKind{"demangle": noValue, "indent": needsValue, "library": needsValue, "output": needsValue}}}},
+	"nice":             {check: niceCmd, runs: true},
+	"nohup":            {wrapper: &wrapper{why: "writes the command's output to nohup.out"}},
+	"nsenter":          {wrapper: &wrapper{why: "runs a command in other namespaces", spec: optSpec{flags: "aFmuinpUCTrwZ", values: "tSG", optional: "mutinpUCTrw", long: map[string]optKind{"all": noValue, "cgroup": mayValue, "ipc": mayValue, "mount": mayValue, "net": mayValue, "no-fork": noValue, "pid": mayValue, "preserve-credentials": noValue, "root": mayValue, "setgid": needsValue, "setuid": needsValue, "target": needsValue, "time": mayValue, "user": mayValue, "uts": mayValue, "wd": mayValue}}}},
+	"numactl":          {wrapper: &wrapper{why: "changes memory placement", spec: optSpec{flags: "alsH", values: "iNmCPpwc", long: map[string]optKind{"cpunodebind": needsValue, "hardware": noValue, "interleave": needsValue, "localalloc": noValue, "membind": needsValue, "physcpubind": needsValue, "preferred": needsValue, "show": noValue}}}},
+	"parallel":         {wrapper: &wrapper{why: "runs commands in parallel", joined: true}},
+	"pkexec":           {wrapper: &wrapper{why: "runs a command as another user", spec: optSpec{long: map[string]optKind{"disable-internal-agent": noValue, "keep-cwd": noValue, "user": needsValue}}}},
+	"prlimit":          {wrapper: &wrapper{why: "changes resource limits", spec: optSpec{flags: "ovr", values: "p", optional: "ABCDEFILMNQRSTYbcdefilmnqrstuvy", long: map[string]optKind{"core": mayValue, "nofile": mayValue, "noheadings": noValue, "output": needsValue, "pid": needsValue, "raw": noValue, "verbose": noValue}}, noCommand: []string{"p", "pid"}}},
+	"proxychains":      {wrapper: &wrapper{why: "runs a command through a proxy", spec: optSpec{flags: "q", values: "f"}}},
+	"proxychains4":     {wrapper: &wrapper{why: "runs a command through a proxy", spec: optSpec{flags: "q", values: "f"}}},
+	"runuser":          {wrapper: &wrapper{why: "runs a command as another user", spec: optSpec{flags: "flmpP", values: "gGsuw", long: map[string]optKind{"command": needsValue, "group": needsValue, "login": noValue, "preserve-environment": noValue, "pty": noValue, "session-command": needsValue, "shell": needsValue, "supp-group": needsValue, "user": needsValue}}, code: "c"}},
+	"script":           {wrapper: &wrapper{why: "writes a typescript file", spec: optSpec{flags: "aefqT", values: "cEIOBmt", optional: "t", long: map[string]optKind{"append": noValue, "command": needsValue, "echo": needsValue, "flush": noValue, "force": noValue, "log-in": needsValue, "log-io": needsValue, "log-out": needsValue, "log-timing": needsValue, "logging-format": needsValue, "output-limit": needsValue, "quiet": noValue, "return": noValue, "timing": mayValue}}, skip: -1, code: "c"}},
+	"setsid":           {wrapper: &wrapper{why: "starts a detached process", spec: optSpec{flags: "cfw", long: map[string]optKind{"ctty": noValue, "fork": noValue, "wait": noValue}}}},
+	"sg":               {wrapper: &wrapper{why: "runs a command as another group", skip: 1, code: "-"}},
+	"sh":               {check: shellCmd, runs: true},
+	"stdbuf":           {check: stdbufCmd, runs: true},
+	"strace":           {wrapper: &wrapper{why: "can write trace files", spec: optSpec{flags: "cCdDfFhiqrtTvVwxyYzZk", values: "abeEIoOpPsSuUX", long: map[string]optKind{"attach": needsValue, "decode-fds": mayValue, "env": needsValue, "follow-forks": noValue, "output": needsValue, "quiet": mayValue, "signal": needsValue, "status": needsValue, "string-limit": needsValue, "summary-only": noValue, "trace": needsValue, "user": needsValue}}}},
+	"su":               {wrapper: &wrapper{why: "runs commands as another user", spec: optSpec{flags: "flmpP", values: "gGsw", long: map[string]optKind{"command": needsValue, "group": needsValue, "login": noValue, "preserve-environment": noValue, "pty": noValue, "session-command": needsValue, "shell": needsValue, "supp-group": needsValue, "whitelist-environment": needsValue}}, skip: 1, code: "c"}},
+	"sudo":             {wrapper: &wrapper{why: "runs a command as another user", spec: optSpec{flags: "AbEeHiKkLlnPSsVv", values: "CDghpRrTtUu", long: map[string]optKind{"askpass": noValue, "background": noValue, "chdir": needsValue, "close-from": needsValue, "command-timeout": needsValue, "edit": noValue, "group": needsValue, "help": noValue, "host": needsValue, "list": noValue, "login": noValue, "non-interactive": noValue, "other-user": needsValue, "preserve-env": mayValue, "prompt": needsValue, "remove-timestamp": noValue, "reset-timestamp": noValue, "role": needsValue, "set-home": noValue, "shell": noValue, "stdin": noValue, "type": needsValue, "user": needsValue, "validate": noValue, "version": noValue}}}},
+	"systemd-run":      {wrapper: &wrapper{why: "starts a service", spec: optSpec{flags: "qtGSr", values: "Mpuh", long: map[string]optKind{"collect": noValue, "description": needsValue, "gid": needsValue, "nice": needsValue, "pipe": noValue, "property": needsValue, "pty": noValue, "quiet": noValue, "same-dir": noValue, "scope": noValue, "setenv": needsValue, "system": noValue, "uid": needsValue, "unit": needsValue, "user": noValue, "wait": noValue, "working-directory": needsValue}}}},
+	"taskset":          {wrapper: &wrapper{why: "changes CPU affinity", spec: optSpec{flags: "acp", long: map[string]optKind{"all-tasks": noValue, "cpu-list": noValue, "pid": noValue}}, skip: 1, noCommand: []string{"p", "pid"}}},
+	"timeout":          {check: timeoutCmd, runs: true},
+	"torsocks":         {wrapper: &wrapper{why: "runs a command through a proxy", spec: optSpec{flags: "diq", values: "uaPp", long: map[string]optKind{"address": needsValue, "debug": noValue, "isolate": noValue, "pass": needsValue, "port": needsValue, "quiet": noValue, "user": needsValue}}}},
+	"toybox":           {wrapper: &wrapper{why: "runs its own versions of programs"}},
+	"unbuffer":         {wrapper: &wrapper{why: "runs a command in a terminal that is not checked", spec: optSpec{flags: "p"}}},
+	"unshare":          {wrapper: &wrapper{why: "runs a command in new namespaces", spec: optSpec{flags: "ciUmnpruCfT", values: "SG", optional: "ciUmnpruCT", long: map[string]optKind{"cgroup": mayValue, "fork": noValue, "ipc": mayValue, "kill-child": mayValue, "map-current-user": noValue, "map-root-user": noValue, "mount": mayValue, "mount-proc": mayValue, "net": mayValue, "pid": mayValue, "propagation": needsValue, "root": needsValue, "setgid": needsValue, "setgroups": needsValue, "setuid": needsValue, "time": mayValue, "user": mayValue, "uts": mayValue, "wd": needsValue}}}},
+	"watch":            {wrapper: &wrapper{why: "runs a command repeatedly", spec: optSpec{flags: "bcCeEgprtwx", values: "dnq", optional: "d", long: map[string]optKind{"beep": noValue, "chgexit": noValue, "color": noValue, "differences": mayValue, "equexit": needsValue, "errexit": noValue, "exec": noValue, "interval": needsValue, "no-color": noValue, "no-rerun": noValue, "no-title": noValue, "no-wrap": noValue, "precise": noValue, "shotsdir": needsValue}}, joined: true}},
+	"xargs":            {check: xargsCmd, runs: true},
+	"xvfb-run":         {wrapper: &wrapper{why: "starts a display server", spec: optSpec{flags: "as", values: "efnpw", long: map[string]optKind{"auto-servernum": noValue, "error-file": needsValue, "server-args": needsValue, "server-num": needsValue}}}},
+	"zsh":              {check: shellCmd, runs: true},
 }
