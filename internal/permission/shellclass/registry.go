@@ -117,24 +117,44 @@ type family map[string]program
 // programs' checks themselves look programs up.
 var registry map[string]*program
 
-// families are the tables the registry is built from.
-func families() []family {
-	return []family{
-		builtinPrograms, wrapperPrograms, runnerPrograms, filePrograms,
-		textPrograms, sedPrograms, awkPrograms, findPrograms, gitPrograms,
-		networkPrograms, archivePrograms, toolchainPrograms, servicePrograms,
-		systemPrograms, editorPrograms,
+// families are the tables the registry is built from, with the title
+// docs/permissions.md gives each.
+func families() []namedFamily {
+	return []namedFamily{
+		{"Shell builtins", builtinPrograms},
+		{"Shells and wrappers", wrapperPrograms},
+		{"Runners", runnerPrograms},
+		{"Files and directories", filePrograms},
+		{"Text", textPrograms},
+		{"Stream editors", sedPrograms},
+		{"Pattern scanners", awkPrograms},
+		{"Directory search", findPrograms},
+		{"Version control", gitPrograms},
+		{"Network clients", networkPrograms},
+		{"Archives", archivePrograms},
+		{"Toolchains and interpreters", toolchainPrograms},
+		{"Services", servicePrograms},
+		{"The system", systemPrograms},
+		{"Editors and viewers", editorPrograms},
 	}
 }
 
-func init() {
-	registry = buildRegistry(families()...)
+// namedFamily is a family's table and its title.
+type namedFamily struct {
+	title    string
+	programs family
 }
 
-func buildRegistry(families ...family) map[string]*program {
+//go:generate env SHELLCLASS_DOC=update go test -run TestProgramsDoc .
+
+func init() {
+	registry = buildRegistry(families())
+}
+
+func buildRegistry(families []namedFamily) map[string]*program {
 	all := map[string]*program{}
 	for _, f := range families {
-		for name, p := range f {
+		for name, p := range f.programs {
 			if _, dup := all[name]; dup {
 				panic(fmt.Sprintf("shellclass: %q is registered twice", name))
 			}
