@@ -153,8 +153,10 @@ func (a *App) Rewind(n int, what string) (RewindResult, error) {
 		return res, &UsageError{Msg: fmt.Sprintf("there is no turn %d to rewind to (see /rewind for the turns)", n)}
 	}
 	res.Prompt = t.Prompt
-	if res.Files && a.plan.Mode() == permission.ModePlan {
-		return res, errors.New("plan mode changes no files, and neither does a rewind in it: leave plan mode first, or rewind the conversation only")
+	if res.Files {
+		if err := a.rewindMayWrite(n); err != nil {
+			return res, err
+		}
 	}
 	main := a.mainAgent()
 	hist := main.History()
@@ -220,6 +222,26 @@ func (r *running) busy() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.cancels) > 0
+}
+
+// rewindMayWrite applies plan mode's rule on changing files
+// (permission.PlanModeWrite) to the files a rewind of turn n would put
+// back. They never include a plan file (plan mode keeps the plans'
+// history itself), so in plan mode a rewind of files is refused, even one
+// with nothing to put back.
+func (a *App) rewindMayWrite(n int) error {
+	files, _, err := a.checkpoints.Plan(n)
+	if err != nil {
+		return err
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	if err := permission.PlanModeWrite(a.plan.Mode(), a.plan.PlanFile(""), paths...); err != nil {
+		return fmt.Errorf("a rewind in plan mode may not put files back (%v): leave plan mode first, or rewind the conversation only", err)
+	}
+	return nil
 }
 
 // mayRestore is the permission check of a file a rewind would put back.

@@ -2,7 +2,6 @@ package permission
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ponder-agent/ponder/internal/permission/shellclass"
@@ -51,7 +50,10 @@ func readOnlyLimit(c Context, a Access, canon []string, class shellclass.Result)
 		if c.ReadOnlyAgent || c.Mode != ModePlan || c.PlanFile == "" {
 			return deny("%s cannot write files.", a.Tool)
 		}
-		if err := checkPlanFileWrite(c.PlanFile, a.Paths, canon); err != nil {
+		if err := planModeWrite(c.Mode, c.PlanFile, a.Paths, canon); err != nil {
+			return deny("%v", err)
+		}
+		if err := planFileIntact(c.PlanFile); err != nil {
 			return deny("%v", err)
 		}
 		return Decision{Behavior: Allow, Rule: "plan file", Reason: "Writing the plan file is allowed in plan mode."}, true
@@ -70,39 +72,4 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
-}
-
-// checkPlanFileWrite returns nil when every path (given with its canonical
-// form) is the plan file itself.
-// Paths are compared after cleaning, making absolute and resolving
-// symlinks, so "..", symlinked directories and links cannot reach another
-// file. The plan file must also be an ordinary file with a single link:
-// were it a symlink or a hard link, writing it would change another file.
-func checkPlanFileWrite(planFile string, paths, canon []string) error {
-	if len(paths) == 0 {
-		return fmt.Errorf("the call names no file")
-	}
-	plan := Canonical(planFile)
-	for i, p := range paths {
-		if canon[i] != plan {
-			return fmt.Errorf("%s is not the plan file", p)
-		}
-	}
-	info, err := os.Lstat(planFile)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("cannot inspect the plan file: %v", err)
-	}
-	if info.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("the plan file %s is a symbolic link, so writing it would change another file; remove the link first", planFile)
-	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("the plan file %s is not a regular file", planFile)
-	}
-	if n := linkCount(info); n > 1 {
-		return fmt.Errorf("the plan file %s has %d hard links, so writing it would change another file", planFile, n)
-	}
-	return nil
 }

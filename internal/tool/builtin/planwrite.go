@@ -3,7 +3,6 @@ package builtin
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/ponder-agent/ponder/internal/atomicfile"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -31,17 +30,18 @@ type fileWriter struct {
 	err error
 }
 
-// writerFor returns the writer of path for the call running in ctx.
+// writerFor returns the writer of path for the call running in ctx. In
+// plan mode the path must still be the plan file when the call runs
+// (permission.PlanModeWrite, plan mode's one rule on changing files).
 func writerFor(ctx context.Context, path string) fileWriter {
 	g := tool.GateFrom(ctx)
-	if g == nil || g.Context.Mode != permission.ModePlan || g.Context.PlanFile == "" {
+	if g == nil || g.Context.Mode != permission.ModePlan {
 		return fileWriter{ctx: ctx, path: path}
 	}
-	plan := g.Context.PlanFile
-	if filepath.Clean(path) != plan && permission.Canonical(path) != plan {
-		return fileWriter{ctx: ctx, err: fmt.Errorf("in plan mode only the plan file %s may change, and %s is not it now", plan, path)}
+	if err := permission.PlanModeWrite(g.Context.Mode, g.Context.PlanFile, path); err != nil {
+		return fileWriter{ctx: ctx, err: fmt.Errorf("%s cannot be written now: %w", path, err)}
 	}
-	return fileWriter{ctx: ctx, path: plan, noFollow: true}
+	return fileWriter{ctx: ctx, path: g.Context.PlanFile, noFollow: true}
 }
 
 // read returns the file's content as the session sees it: the plan file
