@@ -285,16 +285,12 @@ func (a *Agent) mayShow(pc permission.Context, access permission.Access) bool {
 // permContext is what the permission engine needs to know about this
 // agent and the session's mode now, the tools offered to it included.
 func (a *Agent) permContext() permission.Context {
-	pc := permission.Context{
-		Mode:          a.mode(),
-		ReadOnlyAgent: a.cfg.ReadOnly,
-		AgentType:     a.cfg.Type,
-		Subagent:      a.cfg.ID != "",
-		DeniedTools:   a.cfg.DeniedTools,
+	var planFile func() string
+	if a.cfg.Plan != nil {
+		planFile = func() string { return a.cfg.Plan.PlanFile(a.cfg.ID) }
 	}
-	if pc.Mode == permission.ModePlan && a.cfg.Plan != nil {
-		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
-	}
+	pc := permission.NewContext(a.mode(), planFile, permission.Caller{
+		Type: a.cfg.Type, ReadOnly: a.cfg.ReadOnly, Subagent: a.cfg.ID != "", DeniedTools: a.cfg.DeniedTools})
 	pc.Offered = Names(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc))
 	return pc
 }

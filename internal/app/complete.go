@@ -66,7 +66,9 @@ func (a *App) projectFiles() []string {
 	if l.paths != nil && time.Since(l.at) < completionTTL {
 		return l.paths
 	}
-	pc := permission.Context{Mode: a.plan.Mode()}
+	// Completion only reads: it needs no plan file (naming one would
+	// choose its name before the task is known).
+	pc := permission.NewContext(a.plan.Mode(), nil, permission.Caller{})
 	filter := a.perm.ReadFilter(pc, "Read", a.dir)
 	var mu sync.Mutex
 	paths := []string{}

@@ -157,10 +157,7 @@ func (a *App) runForUser(ctx context.Context, name string, input map[string]any)
 // call would be), and returns the context it was decided in. Only a plain
 // yes lets it through.
 func (a *App) decideForUser(access permission.Access) (permission.Context, error) {
-	pc := permission.Context{Mode: a.plan.Mode()}
-	if pc.Mode == permission.ModePlan {
-		pc.PlanFile = a.plan.PlanFile("")
-	}
+	pc := a.userContext()
 	switch d := a.perm.Decide(pc, access); d.Behavior {
 	case permission.Allow:
 		return pc, nil

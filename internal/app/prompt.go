@@ -126,7 +126,7 @@ func isGitRepo(dir string) bool {
 // readsFreely says whether the permission rules let a file be read
 // without asking, as a Read of it in the default mode would be.
 func (a *App) readsFreely(path string) bool {
-	d := a.perm.Decide(permission.Context{Mode: permission.ModeDefault},
+	d := a.perm.Decide(permission.NewContext(permission.ModeDefault, nil, permission.Caller{}),
 		permission.Access{Tool: "Read", Kind: permission.KindRead, Paths: []string{path}})
 	return d.Behavior == permission.Allow
 }

@@ -248,7 +248,7 @@ func (a *App) rewindMayWrite(n int) error {
 // The rewind is the user's own act, so a question counts as answered;
 // but a deny rule wins over it as over everything else.
 func (a *App) mayRestore(path string) error {
-	pc := permission.Context{Mode: a.plan.Mode()}
+	pc := a.userContext()
 	if d := a.perm.Decide(pc, permission.Access{Tool: "Edit", Kind: permission.KindWrite, Paths: []string{path}}); d.Behavior == permission.Deny {
 		return fmt.Errorf("%s", d.Reason)
 	}

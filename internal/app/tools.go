@@ -90,7 +90,14 @@ func (a *App) available(t tool.Tool, mode permission.Mode) bool {
 // offeredNames lists the tools the main conversation is offered in a
 // mode, as its agent computes them.
 func (a *App) offeredNames(mode permission.Mode) []string {
-	return agent.Names(agent.Offered(a.tools, a.available, a.perm, permission.Context{Mode: mode}))
+	return agent.Names(agent.Offered(a.tools, a.available, a.perm, permission.NewContext(mode, nil, permission.Caller{})))
+}
+
+// userContext is the permission context of the user's own acts (an
+// @mention, a completion, a rewind): those of the main conversation in
+// the session's mode now.
+func (a *App) userContext() permission.Context {
+	return permission.NewContext(a.plan.Mode(), func() string { return a.plan.PlanFile("") }, permission.Caller{})
 }
 
 // offers reports whether the main conversation is offered a tool in a
