@@ -36,14 +36,17 @@ type ApprovalOption struct {
 	// Shown says dialogs offer it; a plain "approve", which names no
 	// mode, is for hosts and flags.
 	Shown bool
+	// Teammate says a team's lead may answer a teammate's plan with it;
+	// a lead never lifts a teammate into bypassPermissions.
+	Teammate bool
 }
 
 var approvalOptions = []ApprovalOption{
-	{ID: OptionAcceptEdits, Label: "Yes, and auto-accept edits", Mode: permission.ModeAcceptEdits, Shown: true},
-	{ID: OptionManual, Label: "Yes, and approve each edit", Mode: permission.ModeDefault, Shown: true},
+	{ID: OptionAcceptEdits, Label: "Yes, and auto-accept edits", Mode: permission.ModeAcceptEdits, Shown: true, Teammate: true},
+	{ID: OptionManual, Label: "Yes, and approve each edit", Mode: permission.ModeDefault, Shown: true, Teammate: true},
 	{ID: OptionClearContext, Label: "Yes, clear the conversation and start from the plan", ClearContext: true, Shown: true},
 	{ID: OptionBypass, Label: "Yes, and bypass permissions", Mode: permission.ModeBypass, Shown: true},
-	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode"},
+	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode", Teammate: true},
 	{ID: OptionReject, Label: "No, keep planning", Reject: true, Shown: true},
 }
 
@@ -51,6 +54,18 @@ var approvalOptions = []ApprovalOption{
 func LookupOption(id string) (ApprovalOption, bool) {
 	for _, o := range approvalOptions {
 		if o.ID == id {
+			return o, true
+		}
+	}
+	return ApprovalOption{}, false
+}
+
+// TeammateOption returns the option a lead's answer to a teammate picks
+// by naming mode ("" for the teammate's mode before plan mode), when a
+// lead may give it.
+func TeammateOption(mode permission.Mode) (ApprovalOption, bool) {
+	for _, o := range approvalOptions {
+		if o.Teammate && o.Mode == mode {
 			return o, true
 		}
 	}

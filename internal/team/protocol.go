@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/team/mailbox"
 )
 
@@ -35,17 +37,13 @@ func AcceptResponse(msg mailbox.Message, lead, outstanding string, key []byte) (
 }
 
 // ApprovalOption maps the mode an approval names to a plan approval
-// option: "" restores the mode the teammate had before planning,
-// acceptEdits and default pick those modes. Other modes are refused: a
-// lead never lifts a teammate into bypassPermissions.
+// option, by plan mode's table of options (planmode.TeammateOption): ""
+// restores the mode the teammate had before planning, acceptEdits and
+// default pick those modes. Other modes are refused: a lead never lifts a
+// teammate into bypassPermissions.
 func ApprovalOption(mode string) (string, error) {
-	switch mode {
-	case "":
-		return "approve", nil
-	case "acceptEdits":
-		return "accept-edits", nil
-	case "default":
-		return "manual", nil
+	if o, ok := planmode.TeammateOption(permission.Mode(mode)); ok {
+		return o.ID, nil
 	}
 	return "", fmt.Errorf("mode %q cannot be given with an approval (use acceptEdits, default, or nothing for the teammate's own mode)", mode)
 }
@@ -53,15 +51,11 @@ func ApprovalOption(mode string) (string, error) {
 // ModeOfOption is ApprovalOption's inverse, for an answer given as a
 // plan approval option (a dialog, a control response).
 func ModeOfOption(option string) (mode string, ok bool) {
-	switch option {
-	case "approve":
-		return "", true
-	case "accept-edits":
-		return "acceptEdits", true
-	case "manual":
-		return "default", true
+	o, ok := planmode.LookupOption(option)
+	if !ok || !o.Teammate {
+		return "", false
 	}
-	return "", false
+	return string(o.Mode), true
 }
 
 // ForModel renders a message for the model of its recipient, as a
