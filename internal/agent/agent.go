@@ -85,6 +85,10 @@ type Agent struct {
 	// cancelTurn ends the turn in progress (an approver's refusal that
 	// also interrupts).
 	cancelTurn context.CancelFunc
+	// offered are the tools offered in offeredMode, as the last model
+	// request worked them out (see offeredIn).
+	offered     []tool.Tool
+	offeredMode permission.Mode
 }
 
 // ContextTokens is the size of the last request's context with its

@@ -236,7 +236,7 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 			Reason: d.Reason, Suggest: d.Suggest}
 		if p, ok := call.(tool.Previewer); ok {
 			q.Path, q.Diff = p.Preview()
-			if !a.mayShow(pc, access) {
+			if !d.Readable {
 				// The diff would show what the file holds now: only
 				// what the rules let this agent read is shown.
 				q.Diff = ""
@@ -274,25 +274,42 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 	return gateResult{Result: tool.Result{Content: d.Reason, IsError: true, Summary: "refused"}}, tool.Confinement{}, true
 }
 
-// mayShow says the rules let the agent read the files a call touches, so
-// that showing their content (an edit's diff) reveals nothing a Read
-// could not.
-func (a *Agent) mayShow(pc permission.Context, access permission.Access) bool {
-	read := permission.Access{Tool: "Read", Kind: permission.KindRead, Paths: access.Paths}
-	return a.cfg.Perm.Decide(pc, read).Behavior == permission.Allow
+// permContext is what the permission engine needs to know about this
+// agent and the session's mode now, the tools offered to it included
+// (computed once per model request, see offeredIn).
+func (a *Agent) permContext() permission.Context {
+	pc := a.callerContext()
+	pc.Offered = Names(a.offeredIn(pc, false))
+	return pc
 }
 
-// permContext is what the permission engine needs to know about this
-// agent and the session's mode now, the tools offered to it included.
-func (a *Agent) permContext() permission.Context {
+// callerContext is permContext without the tools offered.
+func (a *Agent) callerContext() permission.Context {
 	var planFile func() string
 	if a.cfg.Plan != nil {
 		planFile = func() string { return a.cfg.Plan.PlanFile(a.cfg.ID) }
 	}
 	pc := permission.NewContext(a.mode(), planFile, permission.Caller{
 		Type: a.cfg.Type, ReadOnly: a.cfg.ReadOnly, Subagent: a.cfg.ID != "", DeniedTools: a.cfg.DeniedTools})
-	pc.Offered = Names(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc))
 	return pc
+}
+
+// offeredIn returns the tools offered to this agent in pc's mode. They are
+// worked out when a model request is made (fresh) and reused by the calls
+// of its answer, unless the mode has changed since (an approval while
+// they ran): the model may call exactly what it was offered.
+func (a *Agent) offeredIn(pc permission.Context, fresh bool) []tool.Tool {
+	a.mu.Lock()
+	if !fresh && a.offered != nil && a.offeredMode == pc.Mode {
+		defer a.mu.Unlock()
+		return a.offered
+	}
+	a.mu.Unlock()
+	tools := Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc)
+	a.mu.Lock()
+	a.offered, a.offeredMode = tools, pc.Mode
+	a.mu.Unlock()
+	return tools
 }
 
 // snapshotPlan records the plan file's content in the transcript when it

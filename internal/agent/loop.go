@@ -79,7 +79,8 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 
 // request sends the conversation to the model and streams the answer.
 func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
-	pc := a.permContext()
+	pc := a.callerContext()
+	offered := a.offeredIn(pc, true)
 	a.mu.Lock()
 	system := a.cfg.System
 	a.mu.Unlock()
@@ -87,7 +88,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 		Model:     a.cfg.Model(pc.Mode),
 		System:    system,
 		Messages:  a.History(),
-		Tools:     specs(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc)),
+		Tools:     specs(offered),
 		MaxTokens: a.cfg.MaxTokens,
 	}
 	var resp *llm.Response

@@ -60,6 +60,11 @@ type Decision struct {
 	// up (not an IP address or localhost), so the command may also send
 	// DNS queries.
 	Lookup bool
+	// Readable says, for an Ask, that the rules let the caller read every
+	// file the call touches without asking: a preview of their content
+	// (an edit's diff) then reveals nothing a Read could not. It is
+	// decided with the call, so the question needs no second decision.
+	Readable bool
 }
 
 // RuleReadOnlyCommand is the rule of a command allowed because it was
@@ -232,7 +237,13 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	// both forms), the plan-file check and the accept-edits check; a
 	// shell line is parsed once, for every check and for confinement.
 	class := e.classify(a)
-	return e.confine(c, a, class, e.decide(c, a, canonicalAll(a.Paths), pathHints{}, class))
+	canon := canonicalAll(a.Paths)
+	d := e.confine(c, a, class, e.decide(c, a, canon, pathHints{}, class))
+	if d.Behavior == Ask && len(a.Paths) > 0 {
+		read := Access{Tool: "Read", Kind: KindRead, Paths: a.Paths}
+		d.Readable = e.decide(c, read, canon, pathHints{}, shellclass.Result{}).Behavior == Allow
+	}
+	return d
 }
 
 // classify parses the shell line of an exec; other calls have none.
