@@ -75,42 +75,11 @@ const (
 // restrictMatches reports how surely a deny or ask rule matches c. A
 // command that is only a guess (Command.Maybe) may match at most.
 func restrictMatches(spec commandSpec, c shellclass.Command) verdict {
-	v := restrictMatchesWords(spec, gitWords(c.Words))
+	v := restrictMatchesWords(spec, shellclass.AsGitCommand(c.Words))
 	if c.Maybe {
 		v = min(v, mayMatch)
 	}
 	return v
-}
-
-// gitPushes are git commands that push: the plumbing git push runs, and
-// the program that receives a push (run on a local repository, it changes
-// it as a push to it would).
-var gitPushes = map[string]bool{"send-pack": true, "receive-pack": true, "http-push": true}
-
-// gitWords rewrites a command that runs one of git's own programs
-// (/usr/lib/git-core/git-push) as the git subcommand it is, and names the
-// plumbing that pushes "push", so that rules about git push hold for
-// them.
-func gitWords(ws []shellclass.Word) []shellclass.Word {
-	if len(ws) == 0 || !ws[0].Lit {
-		return ws
-	}
-	prog := shellclass.BaseName(ws[0].Text)
-	if sub, ok := shellclass.GitSubcommand(prog); ok {
-		ws = append([]shellclass.Word{{Text: "git", Lit: true}, {Text: sub, Lit: true}}, ws[1:]...)
-	} else if prog != "git" {
-		return ws
-	}
-	out := ws
-	for i, w := range ws {
-		if i > 0 && w.Lit && gitPushes[w.Text] {
-			if &out[0] == &ws[0] {
-				out = append([]shellclass.Word(nil), ws...)
-			}
-			out[i].Text = "push"
-		}
-	}
-	return out
 }
 
 // restrictMatchesWords is restrictMatches for a command's words.
@@ -143,26 +112,14 @@ type skip struct {
 	sure  bool
 }
 
-// valueOptions lists, for programs whose global options are well known,
-// the ones that take the next word as their value. Other options of those
-// programs take none. For any other program a leading option may or may
-// not take a value, and both readings are tried.
-var valueOptions = map[string][]string{
-	"git":     {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds", "--attr-source"},
-	"npm":     {"--prefix", "-C", "--registry", "--userconfig", "--globalconfig", "--cache", "--loglevel", "--workspace", "-w", "--script-shell", "--node-options", "--logs-dir", "--otp", "--tag", "--before", "--omit", "--include", "--install-strategy", "--location"},
-	"docker":  {"-H", "--host", "--config", "-c", "--context", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
-	"kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--server", "-s", "--user", "--token", "--as", "--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--request-timeout", "-v", "--cache-dir", "--tls-server-name", "--profile", "--profile-output"},
-	"go":      {"-C"},
-	"make":    {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new", "-l", "--load-average", "--jobserver-style", "--eval", "-E"},
-	"cargo":   {"-C", "--manifest-path", "--config", "-Z", "--color", "--target-dir"},
-	"yarn":    {"--cwd", "--cache-folder", "--modules-folder", "--registry"},
-	"pnpm":    {"-C", "--dir", "--filter", "-F", "--workspace-dir"},
-}
-
 // optionSkips returns the ways of reading the options at the start of a
 // command's arguments (ws[0] is the program).
 func optionSkips(prog string, ws []shellclass.Word) []skip {
-	table, known := valueOptions[prog]
+	// Programs whose leading options are well known say which take a
+	// value (shellclass.LeadingValueOptions); for any other program a
+	// leading option may or may not take one, and both readings are
+	// tried.
+	table, known := shellclass.LeadingValueOptions(prog)
 	takesValue := func(w shellclass.Word) (value, sure bool) {
 		if !known || !w.Lit {
 			return false, false

@@ -599,8 +599,39 @@ func gitURL(a arg) string {
 	return ""
 }
 
+// gitPushes are git commands that push: the plumbing git push runs, and
+// the program that receives a push (run on a local repository, it changes
+// it as a push to it would).
+var gitPushes = map[string]bool{"send-pack": true, "receive-pack": true, "http-push": true}
+
+// AsGitCommand rewrites a command that runs one of git's own programs
+// (/usr/lib/git-core/git-push) as the git subcommand it is, and names the
+// plumbing that pushes "push", so that permission rules about git push
+// hold for them. Other commands are returned as they are.
+func AsGitCommand(ws []Word) []Word {
+	if len(ws) == 0 || !ws[0].Lit {
+		return ws
+	}
+	prog := BaseName(ws[0].Text)
+	if sub, ok := GitSubcommand(prog); ok {
+		ws = append([]Word{{Text: "git", Lit: true}, {Text: sub, Lit: true}}, ws[1:]...)
+	} else if prog != "git" {
+		return ws
+	}
+	out := ws
+	for i, w := range ws {
+		if i > 0 && w.Lit && gitPushes[w.Text] {
+			if &out[0] == &ws[0] {
+				out = append([]Word(nil), ws...)
+			}
+			out[i].Text = "push"
+		}
+	}
+	return out
+}
+
 // gitPrograms is git: its read-only subcommands, the commands it runs, the
 // remotes it reaches and the stored content it prints.
 var gitPrograms = family{
-	"git": {check: gitCmd, fetch: gitFetches, subcommand: gitKey, subEscapes: gitEscapes, stored: noteStored},
+	"git": {leadingValues: []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds", "--attr-source"}, check: gitCmd, fetch: gitFetches, subcommand: gitKey, subEscapes: gitEscapes, stored: noteStored},
 }

@@ -73,6 +73,10 @@ type program struct {
 	// elsewhere says why the addresses a network client is given may not
 	// be the ones it connects to, or "".
 	elsewhere func(prog string, args []arg) string
+	// leadingValues are the options before the program's subcommand that
+	// take the next word as their value, as permission rules read a
+	// command (git -C dir push); nil when they are not well known.
+	leadingValues []string
 	// files says which of the program's words name files and how it uses
 	// them.
 	files files
@@ -210,6 +214,15 @@ func (p *program) runsCommands() bool {
 func (p *program) knownFileUse() bool {
 	f := p.files
 	return f.use != nil || f.reads || f.writes || f.none
+}
+
+// LeadingValueOptions returns, for a program whose options before its
+// subcommand are well known, the ones that take the next word as their
+// value; other options of it take none. It reports false for any other
+// program, whose leading options may or may not take a value.
+func LeadingValueOptions(prog string) ([]string, bool) {
+	p := lookup(prog)
+	return p.leadingValues, p.leadingValues != nil
 }
 
 // ServiceClient reports whether prog reads by asking a service over a

@@ -159,8 +159,8 @@ func systemctlCmd(_ *walker, prog string, args []arg) string {
 // servicePrograms manage containers and services by asking a service over
 // a socket.
 var servicePrograms = family{
-	"docker":    {check: dockerCmd, service: true},
-	"kubectl":   {check: kubectlCmd, service: true},
+	"docker":    {leadingValues: []string{"-H", "--host", "--config", "-c", "--context", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}, check: dockerCmd, service: true},
+	"kubectl":   {leadingValues: []string{"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--server", "-s", "--user", "--token", "--as", "--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--request-timeout", "-v", "--cache-dir", "--tls-server-name", "--profile", "--profile-output"}, check: kubectlCmd, service: true},
 	"service":   {writes: "starts and stops services"},
 	"systemctl": {check: systemctlCmd, service: true},
 }
