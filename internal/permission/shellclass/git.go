@@ -25,7 +25,10 @@ var gitInfo = map[string]bool{
 }
 
 // gitValueOptions are git's global options that take the next word as
-// their value.
+// their value, as the classifier reads them to find the subcommand. The
+// git entry's leadingValues, how permission rules read a command, also
+// skip a word after --exec-path and --list-cmds; here the word after them
+// is taken for the subcommand, so that its options are still scanned.
 var gitValueOptions = map[string]bool{
 	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
 	"--super-prefix": true, "--config-env": true, "--attr-source": true,
