@@ -136,6 +136,7 @@ var badLines = []struct{ line, id string }{
 	{`{"jsonrpc":"2.0","id":905,"method":"ping","Method":"x"}`, "null"},
 	{`{"jsonrpc":"1.0","id":906,"method":"initialize"}`, "906"},
 	{`{"jsonrpc":"2.0","id":{"x":1},"method":"initialize"}`, "null"},
+	{`{"jsonrpc":"2.0","id":null,"method":"initialize"}`, "null"},
 }
 
 func badCode(line string) int {
@@ -159,6 +160,7 @@ func TestACPAnswersBadMessagesAndGoesOn(t *testing.T) {
 			p.send(b.line)
 			p.wantError(p.reply(b.id), badCode(b.line))
 		}
+		p.send(`{"jsonrpc":"2.0","id":990,"result":{}}`) // a stray response: nothing to answer
 		huge := `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"` +
 			strings.Repeat("a", 12<<20) + `"}]}}`
 		p.send(huge)
@@ -188,6 +190,7 @@ func TestMCPServeAnswersBadMessagesAndGoesOn(t *testing.T) {
 			p.send(b.line)
 			p.wantError(p.reply(b.id), badCode(b.line))
 		}
+		p.send(`{"jsonrpc":"2.0","id":990,"error":"not an object"}`) // a malformed stray response
 		huge := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{"question":"` +
 			strings.Repeat("a", 17<<20) + `"}}}`
 		p.send(huge)

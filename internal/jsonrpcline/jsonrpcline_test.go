@@ -76,6 +76,7 @@ func TestRefusedLinesAreAnsweredAndTheNextPasses(t *testing.T) {
 		{"method in capitals", `{"jsonrpc":"2.0","id":5,"Method":"ping"}`, CodeInvalidRequest, "null"},
 		{"escaped capital name", `{"jsonrpc":"2.0","id":5,"\u004dethod":"ping"}`, CodeInvalidRequest, "null"},
 		{"escaped method a number", `{"jsonrpc":"2.0","id":6,"\u006dethod":3}`, CodeInvalidRequest, "6"},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, CodeInvalidRequest, "null"},
 		{"trailing data", ok + ` {}`, CodeParseError, "null"},
 		{"deep", `{"jsonrpc":"2.0","id":9,"method":"x","params":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`, CodeInvalidRequest, "9"},
 	}
@@ -103,7 +104,6 @@ func TestGoodMessagesPassUnchanged(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"x","method":"m","params":[]}`,
 		`{"jsonrpc":"2.0","id":-12,"result":{"ok":true}}`,
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no","data":{"x":1}}}`,
-		`{"jsonrpc":"2.0","id":null,"method":"m"}`,
 		` { "method" : "m" , "jsonrpc" : "2.0" , "id" : 3 } `,
 		`{"jsonrpc":"2.0","id":4,"method":"m","other":{"method":1,"id":{}}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"a\"b"}`,

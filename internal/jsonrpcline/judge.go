@@ -55,6 +55,11 @@ func judge(s *topScan, valid bool, size, limit int) verdict {
 		if m.truncated || json.Unmarshal(m.raw, &name) != nil {
 			return refuse(CodeInvalidRequest, `Invalid Request: "method" must be a string`, id)
 		}
+		if string(id) == "null" {
+			// Both SDKs take a null id for a notification and would leave
+			// the request unanswered.
+			return refuse(CodeInvalidRequest, "Invalid Request: a request's id must not be null; leave id out for a notification", nil)
+		}
 		return verdict{pass: true}
 	}
 	_, hasResult := s.get("result")
