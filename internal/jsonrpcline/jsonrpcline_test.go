@@ -164,6 +164,8 @@ func TestOversizedLines(t *testing.T) {
 		{"request, id first", `{"jsonrpc":"2.0","id":21,"method":"session/prompt","params":{"data":"` + big + `"}}`, "21", true},
 		{"request, id last", `{"jsonrpc":"2.0","method":"session/prompt","params":{"data":"` + big + `","x":["}"]},"id":"last"}`, `"last"`, true},
 		{"not JSON at all", big, "null", true},
+		{"an id only inside params", `{"jsonrpc":"2.0","method":"m","params":{"id":5,"data":"` + big + `"}}`, "null", true},
+		{"escapes in the big string", `{"jsonrpc":"2.0","method":"m","params":{"data":"\\\"}` + big + `"},"id":23}`, "23", true},
 		{"notification", `{"jsonrpc":"2.0","method":"n","params":"` + big + `"}`, "null", true},
 		{"a response of the client's", `{"jsonrpc":"2.0","id":22,"result":{"content":"` + big + `"}}`, "22", false},
 	}
