@@ -6,6 +6,9 @@ import (
 	"os"
 
 	"github.com/ponder-agent/ponder/internal/cli"
+	// Collects the garbage of encoding each model request sooner (see
+	// the package for the measurement).
+	_ "github.com/ponder-agent/ponder/internal/memlimit"
 	// Keeps ponder's credentials out of its process environment, early
 	// in start-up (see the package).
 	_ "github.com/ponder-agent/ponder/internal/shellenv/conceal"

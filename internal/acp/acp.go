@@ -19,6 +19,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ponder-agent/ponder/internal/app"
+	"github.com/ponder-agent/ponder/internal/jsonrpcline"
 )
 
 // Options configure the server.
@@ -36,14 +37,23 @@ type Options struct {
 	Log io.Writer
 }
 
+// MaxMessage is the longest message ponder acp reads, in bytes: what the
+// ACP SDK's reader holds (10 MiB with its newline), less a margin. It is
+// above what a prompt may carry for ponder (the largest image ponder
+// attaches, 5 MiB, is under 7 MiB in base64, and ponder takes no images
+// over ACP). A longer message is answered with an Invalid Request error
+// and the connection goes on.
+const MaxMessage = 10<<20 - 1<<10
+
 // Serve speaks the protocol on o.In and o.Out until the editor closes
 // its end or ctx ends, then closes every session and answers every
 // request still in flight.
 func Serve(ctx context.Context, o Options) error {
 	s := newServer(o)
 	track := newInflight()
-	in := newGate(track.reader(o.In))
-	conn := sdk.NewAgentSideConnection(s, track.writer(o.Out), in)
+	out := jsonrpcline.NewWriter(o.Out)
+	in := newGate(track.reader(jsonrpcline.NewFilter(o.In, out, s.opts.Log, MaxMessage)))
+	conn := sdk.NewAgentSideConnection(s, track.writer(out), in)
 	conn.SetLogger(slog.New(slog.NewTextHandler(s.opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	s.conn = conn
 	in.open()

@@ -65,6 +65,8 @@ func TestImportDirection(t *testing.T) {
 // subpackages and the UI helpers listed for it:
 //   - tui: markdown (rendering) and editor (finding $EDITOR); tui/input is
 //     its own.
+//   - acp and mcpserver: jsonrpcline (what their SDKs may read, and the
+//     JSON-RPC errors for the rest).
 //   - cli wires the command line to a front end: it runs tui, headless,
 //     acp, the MCP server (mcpserver) or the scripted demo (demo builds
 //     the demo's app options), and shows or
@@ -75,8 +77,10 @@ func TestImportDirection(t *testing.T) {
 func TestFrontEndsSeeOnlyAppAndEvent(t *testing.T) {
 	common := []string{"event", "internal/app", "internal/config"}
 	helpers := map[string][]string{
-		"internal/tui": {"internal/markdown", "internal/editor"},
-		"internal/cli": {"internal/tui", "internal/headless", "internal/acp", "internal/mcpserver", "internal/demo", "internal/markdown", "internal/editor"},
+		"internal/tui":       {"internal/markdown", "internal/editor"},
+		"internal/acp":       {"internal/jsonrpcline"},
+		"internal/mcpserver": {"internal/jsonrpcline"},
+		"internal/cli":       {"internal/tui", "internal/headless", "internal/acp", "internal/mcpserver", "internal/demo", "internal/markdown", "internal/editor"},
 	}
 	checked := 0
 	for _, fe := range frontEnds {

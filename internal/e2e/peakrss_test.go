@@ -22,6 +22,12 @@ var (
 // memory, which the child shares until it starts ponder.)
 func (w *world) spawnMeasured(args ...string) *spawned {
 	w.t.Helper()
+	return w.spawnMeasuredWith("", args...)
+}
+
+// spawnMeasuredWith is spawnMeasured with stdin as standard input.
+func (w *world) spawnMeasuredWith(stdin string, args ...string) *spawned {
+	w.t.Helper()
 	peakRSSOnce.Do(func() {
 		peakRSSBin = filepath.Join(filepath.Dir(ponderBin), "peakrss")
 		out, err := exec.Command("go", "build", "-o", peakRSSBin, "./testdata/peakrss").CombinedOutput()
@@ -37,6 +43,7 @@ func (w *world) spawnMeasured(args ...string) *spawned {
 	p.cmd.Dir = w.dir
 	p.cmd.Env = append(w.env(), "PEAKRSS_OUT="+report)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	p.cmd.Stdin = strings.NewReader(stdin)
 	if err := p.cmd.Start(); err != nil {
 		w.t.Fatal(err)
 	}

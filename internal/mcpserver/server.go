@@ -21,6 +21,7 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/app"
+	"github.com/ponder-agent/ponder/internal/jsonrpcline"
 )
 
 // Options configure the server.
@@ -32,7 +33,17 @@ type Options struct {
 	// Stdin and Stdout carry the protocol (default: the process's).
 	Stdin  io.Reader
 	Stdout io.Writer
+	// Log receives notes on the messages refused (default: standard
+	// error).
+	Log io.Writer
 }
+
+// MaxMessage is the longest message ponder mcp serve reads, in bytes: the
+// MCP SDK's limit for one message (16 MiB), less a margin. Longer ones,
+// lines that are not JSON and messages that are not JSON-RPC are answered
+// with the JSON-RPC error and the server goes on; so are batches, which
+// MCP no longer has (ponder takes one message per line).
+const MaxMessage = 16<<20 - 1<<10
 
 // Serve answers MCP requests on o.Stdin and o.Stdout until the client
 // goes away or ctx ends.
@@ -42,6 +53,9 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	if o.Stdout == nil {
 		o.Stdout = os.Stdout
+	}
+	if o.Log == nil {
+		o.Log = os.Stderr
 	}
 	s := &server{base: o.App}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ponder", Title: "ponder", Version: o.Version}, &mcp.ServerOptions{
@@ -66,7 +80,9 @@ func Serve(ctx context.Context, o Options) error {
 		Description: askDoc,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &notTrue},
 	}, s.ask)
-	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.Stdin), Writer: nopWriteCloser{o.Stdout}})
+	out := jsonrpcline.NewWriter(o.Stdout)
+	in := jsonrpcline.NewFilter(o.Stdin, out, o.Log, MaxMessage)
+	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
 	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil
 	}

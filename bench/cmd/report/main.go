@@ -22,7 +22,28 @@ func main() {
 	runs := flag.Int("runs", 30, "runs per command")
 	sandboxOnly := flag.Bool("sandbox-only", false, "print only the sandbox section (no -ponder needed)")
 	denyOnly := flag.Bool("deny-only", false, "print only the deny layer section (no -ponder needed)")
+	scaleOnly := flag.Bool("scale-only", false, "print only the large-tree Grep and Glob section")
+	scaleFiles := flag.Int("scale-files", 100000, "files in the generated tree for the large-tree section")
+	scaleTree := flag.String("scale-tree", "", "an existing tree made by bench.GenerateTree for the large-tree section (default: generate one)")
 	flag.Parse()
+	if *scaleOnly {
+		var b strings.Builder
+		if *ponder == "" {
+			fmt.Fprintln(os.Stderr, "report: -ponder is required")
+			os.Exit(2)
+		}
+		w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+		err := scaleSection(w, *ponder, *scaleTree, *scaleFiles, 3)
+		if err == nil {
+			err = longSection(w, *ponder, 5)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(1)
+		}
+		fmt.Print(b.String())
+		return
+	}
 	if *denyOnly {
 		var b strings.Builder
 		if err := denySection(func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }, *grepFiles, *runs); err != nil {
@@ -45,13 +66,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "report: -ponder is required")
 		os.Exit(2)
 	}
-	if err := run(*ponder, *floor, *runs, *grepFiles); err != nil {
+	if err := run(*ponder, *floor, *runs, *grepFiles, *scaleFiles); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ponder, floor string, runs, grepFiles int) error {
+func run(ponder, floor string, runs, grepFiles, scaleFiles int) error {
 	if err := bench.Warm(ponder); err != nil {
 		return err
 	}
@@ -146,6 +167,12 @@ func run(ponder, floor string, runs, grepFiles int) error {
 			w("| `%s` | %s | %.0f ms | %.0f ms | %.2f× |\n", c.pattern, c.mode, p.Subject.Ms(), p.Baseline.Ms(), p.Ratio())
 		}
 		w("\n")
+	}
+	if err := scaleSection(w, ponder, "", scaleFiles, 3); err != nil {
+		return err
+	}
+	if err := longSection(w, ponder, 5); err != nil {
+		return err
 	}
 	fmt.Print(b.String())
 	return nil

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -124,9 +123,12 @@ func (c *globCall) run(ctx context.Context) tool.Result {
 		return tool.Errorf("%s is a file, not a directory to search in.", c.base)
 	}
 	prune := newDirPruner(c.pattern)
+	// Only the newest globMaxResults files are shown: they are all that
+	// is kept of a match over a large tree; the rest are counted.
 	var (
-		mu    sync.Mutex
-		found []foundFile
+		mu      sync.Mutex
+		matched int
+		found   = firstN[foundFile]{before: func(a, b foundFile) int { return newestFirst(a.path, a.mod, b.path, b.mod) }}
 	)
 	perm := newWalkFilter(ctx, "Glob", c.base)
 	m := gitignore.New(c.root)
@@ -142,7 +144,11 @@ func (c *globCall) run(ctx context.Context) tool.Result {
 		}
 		f := foundFile{path: e.Path, mod: modTime(e.Path)}
 		mu.Lock()
-		found = append(found, f)
+		matched++
+		found.push(f)
+		if found.len() > globMaxResults {
+			found.dropLast()
+		}
 		mu.Unlock()
 		return nil
 	})
@@ -152,26 +158,22 @@ func (c *globCall) run(ctx context.Context) tool.Result {
 		}
 		return tool.Errorf("Cannot search %s: %v", c.base, err)
 	}
-	if len(found) == 0 {
+	if matched == 0 {
 		return tool.Result{Content: joinNotes(fmt.Sprintf("No files match %q in %s.", c.pattern, c.base), perm.notes()), Summary: "No files found"}
 	}
-	sortNewestFirst(found)
 	var b strings.Builder
-	for i, f := range found {
-		if i == globMaxResults {
-			break
-		}
+	for _, f := range found.sorted() {
 		b.WriteString(f.path)
 		b.WriteByte('\n')
 	}
-	if len(found) > globMaxResults {
+	if matched > globMaxResults {
 		fmt.Fprintf(&b, "(Showing the %d most recently modified of %d matching files; %d more were left out. Use a narrower pattern or path to see them.)\n",
-			globMaxResults, len(found), len(found)-globMaxResults)
+			globMaxResults, matched, matched-globMaxResults)
 	}
 	if hidden := perm.note(); hidden != "" {
 		b.WriteString("(" + hidden + ")\n")
 	}
-	return tool.Result{Content: b.String(), Summary: fmt.Sprintf("Found %s", plural(len(found), "file"))}
+	return tool.Result{Content: b.String(), Summary: fmt.Sprintf("Found %s", plural(matched, "file"))}
 }
 
 // modTime is the modification time of path, following links where
@@ -184,15 +186,6 @@ func modTime(path string) time.Time {
 		}
 	}
 	return info.ModTime()
-}
-
-func sortNewestFirst(fs []foundFile) {
-	slices.SortFunc(fs, func(a, b foundFile) int {
-		if c := b.mod.Compare(a.mod); c != 0 {
-			return c
-		}
-		return strings.Compare(a.path, b.path)
-	})
 }
 
 // dirPruner tells from a pattern which directories may hold matches, so

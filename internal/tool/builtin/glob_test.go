@@ -134,3 +134,35 @@ func TestDirPruner(t *testing.T) {
 		}
 	}
 }
+
+// Glob over more files than it shows lists the newest, newest first, and
+// counts them all.
+func TestGlobShowsTheNewestOfMany(t *testing.T) {
+	env := newEnv(t)
+	const n = 250
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("d%d/f%03d.go", i%7, i)] = "x"
+	}
+	put(t, env.Dir, files)
+	base := time.Now().Add(-time.Hour)
+	for i := range n {
+		at := base.Add(time.Duration(i) * time.Second)
+		if err := os.Chtimes(filepath.Join(env.Dir, fmt.Sprintf("d%d/f%03d.go", i%7, i)), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := runOK(t, NewGlob(), env, map[string]any{"pattern": "**/*.go"})
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != globMaxResults+1 {
+		t.Fatalf("%d lines:\n%s", len(lines), out)
+	}
+	for i, l := range lines[:globMaxResults] {
+		if want := fmt.Sprintf("f%03d.go", n-1-i); !strings.HasSuffix(l, want) {
+			t.Fatalf("line %d is %q, want %s", i, l, want)
+		}
+	}
+	if !strings.Contains(lines[globMaxResults], fmt.Sprintf("of %d matching files; %d more", n, n-globMaxResults)) {
+		t.Errorf("note %q", lines[globMaxResults])
+	}
+}

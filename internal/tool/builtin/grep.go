@@ -207,7 +207,7 @@ func (c *grepCall) run(ctx context.Context) tool.Result {
 		return tool.Errorf("%s is not a regular file or directory.", c.root)
 	}
 	var (
-		results []fileResult
+		results *resultSet
 		stats   grepStats
 	)
 	if info.IsDir() {
@@ -232,7 +232,7 @@ func (c *grepCall) run(ctx context.Context) tool.Result {
 // file too large for a directory search, or one on a pseudo file system
 // (whose size says nothing), is searched as it is read, in bounded
 // memory and up to a bounded number of bytes.
-func (c *grepCall) searchOne(ctx context.Context) ([]fileResult, grepStats, error) {
+func (c *grepCall) searchOne(ctx context.Context) (*resultSet, grepStats, error) {
 	s := *c.s
 	s.maxSize = 0
 	var (
@@ -260,17 +260,18 @@ func (c *grepCall) searchOne(ctx context.Context) ([]fileResult, grepStats, erro
 	if err := ctx.Err(); err != nil {
 		return nil, stats, err
 	}
-	if !ok {
-		return nil, stats, nil
+	set := newResultSet(s.mode)
+	if ok {
+		set.add(r)
 	}
-	return []fileResult{r}, stats, nil
+	return set, stats, nil
 }
 
 // searchTree walks the tree and searches its files on a pool of workers.
-func (c *grepCall) searchTree(ctx context.Context) ([]fileResult, grepStats, error) {
+func (c *grepCall) searchTree(ctx context.Context) (*resultSet, grepStats, error) {
 	workers := runtime.GOMAXPROCS(0)
 	paths := make(chan string, 256)
-	found := make([][]fileResult, workers)
+	found := newResultSet(c.s.mode)
 	skipped := make([]grepStats, workers)
 	var wg sync.WaitGroup
 	for i := range workers {
@@ -285,7 +286,7 @@ func (c *grepCall) searchTree(ctx context.Context) ([]fileResult, grepStats, err
 				r, ok, skip := w.searchFile(p)
 				switch {
 				case ok:
-					found[i] = append(found[i], r)
+					found.add(r)
 				case skip == skippedLarge:
 					skipped[i].large++
 				case skip == skippedLargePseudo:
@@ -315,13 +316,11 @@ func (c *grepCall) searchTree(ctx context.Context) ([]fileResult, grepStats, err
 	})
 	close(paths)
 	wg.Wait()
-	var all []fileResult
 	var stats grepStats
-	for i := range found {
-		all = append(all, found[i]...)
+	for i := range skipped {
 		stats.large += skipped[i].large
 		stats.largePseudo += skipped[i].largePseudo
 	}
 	stats.hidden = perm.note()
-	return all, stats, err
+	return found, stats, err
 }

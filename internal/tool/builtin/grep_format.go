@@ -3,7 +3,6 @@ package builtin
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -12,7 +11,7 @@ import (
 
 // format turns the results of a search into the text the model reads.
 // Results are sorted first, so the same tree always gives the same text.
-func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
+func (c *grepCall) format(set *resultSet, stats grepStats) tool.Result {
 	var notes []string
 	if stats.large > 0 {
 		notes = append(notes, fmt.Sprintf("%s larger than %d MB not searched; name such a file as path to search it.", plural(stats.large, "file"), grepMaxFileSize>>20))
@@ -32,41 +31,35 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 	if stats.stream.windowed {
 		notes = append(notes, fmt.Sprintf("The file was searched in windows; a multiline match longer than %d MB may be missed.", defaultStream.carry>>20))
 	}
-	if len(results) == 0 {
+	if set == nil || set.files == 0 {
 		msg := fmt.Sprintf("No matches for %q in %s.", c.pattern, c.root)
 		if stats.binaryRoot {
 			msg = fmt.Sprintf("%s is a binary file; Grep searches only text files.", c.root)
 		}
 		return tool.Result{Content: joinNotes(msg, notes), Summary: "No matches"}
 	}
-	total, extra := 0, 0
-	for _, r := range results {
-		total += r.count
-		extra += r.extra
-	}
-	var entries []string // one per output line
+	results := set.shown() // those that can be shown, in order
+	total, extra := set.total, set.extra
+	var entries []string // one per output line shown
 	var header string
+	all := set.files // output lines in all, whether kept or not
 	switch c.s.mode {
 	case modeFiles:
-		slices.SortFunc(results, func(a, b fileResult) int {
-			if d := b.mod.Compare(a.mod); d != 0 {
-				return d
-			}
-			return strings.Compare(a.path, b.path)
-		})
-		header = fmt.Sprintf("Found %s", plural(len(results), "file"))
+		header = fmt.Sprintf("Found %s", plural(set.files, "file"))
 		for _, r := range results {
 			entries = append(entries, r.path)
 		}
 	case modeCount:
-		sortByPath(results)
-		header = fmt.Sprintf("Found %s in %s", plural(total, "matching line"), plural(len(results), "file"))
+		header = fmt.Sprintf("Found %s in %s", plural(total, "matching line"), plural(set.files, "file"))
 		for _, r := range results {
 			entries = append(entries, r.path+":"+strconv.Itoa(r.count))
 		}
 	case modeContent:
-		sortByPath(results)
 		sep := c.s.before > 0 || c.s.after > 0
+		all = set.lines
+		if sep {
+			all += set.files - 1
+		}
 		for i, r := range results {
 			if sep && i > 0 {
 				entries = append(entries, "--")
@@ -76,12 +69,12 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 			}
 		}
 	}
-	summary := fmt.Sprintf("Found %s in %s", plural(total, "matching line"), plural(len(results), "file"))
+	summary := fmt.Sprintf("Found %s in %s", plural(total, "matching line"), plural(set.files, "file"))
 	if c.s.mode == modeFiles {
 		summary = header
 	}
 	// Lines left out of long results count in the totals below.
-	all := len(entries) + extra
+	all += extra
 	shown := entries
 	if c.head > 0 && all > c.head {
 		shown = entries[:min(c.head, len(entries))]
@@ -105,10 +98,6 @@ func (c *grepCall) format(results []fileResult, stats grepStats) tool.Result {
 		b.WriteByte('\n')
 	}
 	return tool.Result{Content: joinNotes(validUTF8(strings.TrimSuffix(b.String(), "\n")), notes), Summary: summary}
-}
-
-func sortByPath(rs []fileResult) {
-	slices.SortFunc(rs, func(a, b fileResult) int { return strings.Compare(a.path, b.path) })
 }
 
 func joinNotes(text string, notes []string) string {
