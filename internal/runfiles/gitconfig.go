@@ -130,6 +130,11 @@ func readGitConfig(file string) [][2]string {
 	if err != nil {
 		return nil
 	}
+	return parseGitConfig(data)
+}
+
+// parseGitConfig is readGitConfig of a file's content.
+func parseGitConfig(data []byte) [][2]string {
 	var out [][2]string
 	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(data))

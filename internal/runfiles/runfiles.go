@@ -55,6 +55,12 @@ type Entry struct {
 	Category Category
 	// Why says, for the user, what runs it.
 	Why string
+	// Watch says the settings guard compares it, at the project root,
+	// after every call the user did not approve one by one (see Watched).
+	Watch bool
+	// Records names entries directly below a watched tree that its tool
+	// appends to as it works, which the guard leaves alone.
+	Records []string
 
 	elems []string // Pattern's elements, lower case
 }

@@ -127,3 +127,27 @@ func TestPaths(t *testing.T) {
 		t.Errorf("config dir: %+v", p)
 	}
 }
+
+func TestGitConfigChangeRuns(t *testing.T) {
+	base := "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
+	for after, runs := range map[string]bool{
+		base: false,
+		base + "[remote \"origin\"]\n\turl = git@example.com:x.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n": false,
+		base + "[user]\n\temail = a@example.com\n[branch \"feature/x.y\"]\n\tremote = origin\n":                                                                                       false,
+		base + "\thooksPath = .husky/_\n":                               true,
+		"[core]\n\thookspath = /tmp/h\n":                                true,
+		base + "[include]\n\tpath = ../x\n":                             true,
+		base + "[alias]\n\tst = !sh evil\n":                             true,
+		base + "[remote \"origin\"]\n\tuploadpack = evil\n":             true,
+		base + "[remote \"origin\"] url = x\n[core] fsmonitor = evil\n": true,
+		base + "[filter \"lfs\"]\n\tclean = git-lfs clean\n":            true,
+		"": false,
+	} {
+		if got := GitConfigChangeRuns([]byte(base), []byte(after)); got != runs {
+			t.Errorf("%q: %v, want %v", after, got, runs)
+		}
+	}
+	if !GitConfigChangeRuns([]byte(base+"[core]\n\tpager = less\n"), []byte(base)) {
+		t.Error("removing a setting that runs a program went unnoticed")
+	}
+}

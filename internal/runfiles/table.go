@@ -16,6 +16,10 @@ const (
 	whyVenv     = "the programs and start-up files of a virtual environment run whenever it is used"
 )
 
+// claudeRecords are what Claude Code appends to in its directory, which
+// is a project's .claude when the project is the home directory.
+var claudeRecords = []string{"projects", "todos", "shell-snapshots", "statsig", "file-history", "plans", "debug", "session-env", "ide", "logs", "cache", "telemetry", "history.jsonl"}
+
 // table is every entry, grouped by category. Build manifests that are
 // edited as ordinary work (package.json, pyproject.toml, Cargo.toml,
 // build.gradle, pom.xml, go.mod) are deliberately absent: editing them is
@@ -23,12 +27,12 @@ const (
 // the builds they describe may write.
 var table = []Entry{
 	// Agent settings.
-	{Pattern: ".ponder", Tree: true, Category: AgentSettings, Why: "ponder's own settings, agents, commands, skills and rules for this project"},
-	{Pattern: ".claude", Tree: true, Category: AgentSettings, Why: whyAgent},
+	{Pattern: ".ponder", Tree: true, Category: AgentSettings, Why: "ponder's own settings, agents, commands, skills and rules for this project", Watch: true, Records: ConfigRecords},
+	{Pattern: ".claude", Tree: true, Category: AgentSettings, Why: whyAgent, Watch: true, Records: claudeRecords},
 	{Pattern: ".codex", Tree: true, Category: AgentSettings, Why: whyAgent},
 	{Pattern: ".gemini", Tree: true, Category: AgentSettings, Why: whyAgent},
 	{Pattern: ".cursor", Tree: true, Category: AgentSettings, Why: whyAgent},
-	{Pattern: ".mcp.json", Category: AgentSettings, Why: "it names MCP servers, which are programs an agent starts"},
+	{Pattern: ".mcp.json", Category: AgentSettings, Why: "it names MCP servers, which are programs an agent starts", Watch: true},
 	{Pattern: "AGENTS.md", Category: AgentSettings, Why: "ponder gives it to the model as instructions at every start"},
 	{Pattern: "CLAUDE.md", Category: AgentSettings, Why: "ponder gives it to the model as instructions at every start"},
 
@@ -41,8 +45,8 @@ var table = []Entry{
 	{Pattern: ".gitconfig", Category: VCS, Why: "git runs the programs it names"},
 	{Pattern: ".hgrc", Category: VCS, Why: "mercurial runs the hooks and extensions it names"},
 	{Pattern: ".config/git", Tree: true, Category: VCS, Why: "git reads its user configuration there, which names programs it runs"},
-	{Pattern: ".githooks", Tree: true, Category: VCS, Why: "the conventional hooks directory that core.hooksPath points git at"},
-	{Pattern: ".husky", Tree: true, Category: VCS, Why: "husky runs these scripts as git hooks (version 9 points core.hooksPath at .husky/_)"},
+	{Pattern: ".githooks", Tree: true, Category: VCS, Why: "the conventional hooks directory that core.hooksPath points git at", Watch: true},
+	{Pattern: ".husky", Tree: true, Category: VCS, Why: "husky runs these scripts as git hooks (version 9 points core.hooksPath at .husky/_)", Watch: true},
 	{Pattern: ".pre-commit-config.yaml", Category: VCS, Why: "pre-commit runs the hooks it lists on every commit"},
 	{Pattern: ".pre-commit-hooks.yaml", Category: VCS, Why: "pre-commit runs the hooks it defines"},
 	{Pattern: "lefthook.*", Category: VCS, Why: whyLefthook},
@@ -57,7 +61,7 @@ var table = []Entry{
 	{Pattern: "lint-staged.config.*", Category: VCS, Why: "lint-staged runs the commands it lists from a commit hook"},
 
 	// Editor config that runs on open.
-	{Pattern: ".vscode", Tree: true, Category: Editor, Why: whyEditor},
+	{Pattern: ".vscode", Tree: true, Category: Editor, Why: whyEditor, Watch: true},
 	{Pattern: "*.code-workspace", Category: Editor, Why: "the editor runs the tasks a workspace file holds when it opens"},
 	{Pattern: ".idea", Tree: true, Category: Editor, Why: "the IDE runs the run configurations and startup tasks it holds"},
 	{Pattern: ".fleet", Tree: true, Category: Editor, Why: whyEditor},
@@ -73,14 +77,14 @@ var table = []Entry{
 	{Pattern: "*.sublime-project", Category: Editor, Why: "the editor runs the build systems it defines"},
 
 	// Dev containers and environments.
-	{Pattern: ".devcontainer", Tree: true, Category: DevContainer, Why: "editors build and start the container it describes, with its commands"},
-	{Pattern: ".devcontainer.json", Category: DevContainer, Why: "editors build and start the container it describes, with its commands"},
+	{Pattern: ".devcontainer", Tree: true, Category: DevContainer, Why: "editors build and start the container it describes, with its commands", Watch: true},
+	{Pattern: ".devcontainer.json", Category: DevContainer, Why: "editors build and start the container it describes, with its commands", Watch: true},
 	{Pattern: ".gitpod.yml", Category: DevContainer, Why: "the workspace runs its tasks when it starts"},
 	{Pattern: ".gitpod.Dockerfile", Category: DevContainer, Why: "the workspace is built from it"},
 	{Pattern: "devbox.json", Category: DevContainer, Why: "devbox runs its init hook in every devbox shell"},
 	{Pattern: "flake.nix", Category: DevContainer, Why: "nix evaluates it, and direnv's use flake enters the shell it defines"},
 	{Pattern: "shell.nix", Category: DevContainer, Why: "nix-shell and direnv's use nix run its shell hook"},
-	{Pattern: ".envrc", Category: DevContainer, Why: "direnv runs it when a shell enters the directory"},
+	{Pattern: ".envrc", Category: DevContainer, Why: "direnv runs it when a shell enters the directory", Watch: true},
 	{Pattern: ".direnv", Tree: true, Category: DevContainer, Why: "direnv loads the environments it caches there"},
 	{Pattern: ".env", Category: DevContainer, Why: "tools such as pipenv and docker compose load it into the environment of the commands they run, and it usually holds secrets"},
 	{Pattern: ".env.*", Category: DevContainer, Why: "tools such as pipenv and docker compose load it into the environment of the commands they run, and it usually holds secrets"},

@@ -1,0 +1,213 @@
+package runguard
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ponder-agent/ponder/internal/smallfile"
+)
+
+// sig is what tells, without reading it, that a file may have changed.
+type sig struct {
+	size         int64
+	mode         fs.FileMode
+	ino, dev     uint64
+	mtime, ctime int64
+}
+
+// racyWindow is how close to a snapshot a file's times may be before its
+// signature is not trusted: a write in the same tick of the file system's
+// clock leaves the times as they were.
+const racyWindow = int64(2 * time.Second)
+
+// racy reports whether s was written so close to the moment start that
+// an equal signature does not prove an equal content.
+func (s sig) racy(start int64) bool {
+	return max(s.mtime, s.ctime) >= start-racyWindow
+}
+
+// state is what the guard knows of one file.
+type state struct {
+	exists bool
+	link   string // the target, when the path is a symbolic link
+	data   []byte // the content (through a link), when kept
+	kept   bool   // data holds the whole content
+	mode   fs.FileMode
+	// parent is the target when the file's directory is a link, which
+	// leads the file somewhere else.
+	parent string
+	sig    sig
+	hasSig bool
+}
+
+func (s state) same(o state) bool {
+	return s.exists == o.exists && s.link == o.link && s.kept == o.kept && s.mode == o.mode && s.parent == o.parent && bytes.Equal(s.data, o.data)
+}
+
+// root is what a tree's own directory was.
+type root struct {
+	exists, dir bool
+	link        string
+	partial     bool // the tree was too large to walk whole
+}
+
+// Snapshot is the files' state at one moment.
+type Snapshot struct {
+	g     *Guard
+	set   Set
+	epoch uint64
+	start int64
+	paths []string         // every file watched, in order
+	files map[string]state // by path
+	dirs  map[string]bool  // the directories inside the trees
+	roots []root           // by tree
+}
+
+// Take records the files as they are now.
+func (g *Guard) Take() Snapshot {
+	if g == nil {
+		return Snapshot{}
+	}
+	g.mu.Lock()
+	s := Snapshot{g: g, epoch: g.epoch, start: time.Now().UnixNano(), files: map[string]state{}, dirs: map[string]bool{}}
+	g.mu.Unlock()
+	s.set = g.set
+	if g.source != nil {
+		s.set = s.set.with(g.source())
+	}
+	add := func(p string) {
+		if _, ok := s.files[p]; !ok {
+			s.paths = append(s.paths, p)
+			s.files[p] = g.readCached(p, s.start)
+		}
+	}
+	for _, p := range s.set.Paths {
+		add(p)
+	}
+	for _, t := range s.set.Trees {
+		r := rootOf(t.Path)
+		files, dirs, complete := walk(t)
+		r.partial = !complete
+		s.roots = append(s.roots, r)
+		for _, d := range dirs {
+			s.dirs[d] = true
+		}
+		for _, f := range files {
+			add(f)
+		}
+	}
+	return s
+}
+
+func rootOf(p string) root {
+	info, err := os.Lstat(p)
+	if err != nil {
+		return root{}
+	}
+	return root{exists: true, dir: info.IsDir(), link: readlink(p)}
+}
+
+// walk lists the files (anything but a directory, links included) and
+// directories of a tree, without following links below its root; it
+// reports false when the tree was larger than the guard walks.
+func walk(t Tree) (files, dirs []string, complete bool) {
+	depth := t.Depth
+	if depth <= 0 || depth > maxDepth {
+		depth = maxDepth
+	}
+	n := 0
+	var visit func(dir string, level int) bool
+	visit = func(dir string, level int) bool {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return true
+		}
+		for _, e := range entries {
+			if n++; n > maxTreeEntries {
+				return false
+			}
+			name := e.Name()
+			if level == 1 && slices.Contains(t.Skip, name) {
+				continue
+			}
+			p := filepath.Join(dir, name)
+			if e.IsDir() {
+				if level < depth {
+					dirs = append(dirs, p)
+					if !visit(p, level+1) {
+						return false
+					}
+				}
+				continue
+			}
+			if strings.HasSuffix(name, ".sample") {
+				continue // git's inert examples, which git init writes
+			}
+			files = append(files, p)
+		}
+		return true
+	}
+	complete = visit(t.Path, 1)
+	return files, dirs, complete
+}
+
+// readCached reads the file at path, taking its content from the cache
+// when its signature says it has not changed since.
+func (g *Guard) readCached(path string, start int64) state {
+	parent := readlink(filepath.Dir(path))
+	info, err := os.Lstat(path)
+	if err != nil {
+		return state{parent: parent}
+	}
+	sg, ok := sigOf(info)
+	if info.Mode()&fs.ModeSymlink != 0 {
+		ok = false // what the link leads to may change under the same link
+	}
+	g.cacheMu.Lock()
+	defer g.cacheMu.Unlock()
+	if c, hit := g.cache[path]; ok && hit && c.hasSig && c.sig == sg && c.parent == parent && !sg.racy(start) {
+		return c
+	}
+	st := read(path)
+	st.sig, st.hasSig = sg, ok
+	if old, hit := g.cache[path]; hit {
+		g.kept -= len(old.data)
+		delete(g.cache, path)
+	}
+	if ok && g.kept+len(st.data) <= maxKept {
+		g.cache[path] = st
+		g.kept += len(st.data)
+	} else if g.kept+len(st.data) > maxKept {
+		st.data, st.kept = nil, false
+	}
+	return st
+}
+
+func read(path string) state {
+	parent := readlink(filepath.Dir(path))
+	info, err := os.Lstat(path)
+	if err != nil {
+		return state{parent: parent}
+	}
+	st := state{exists: true, mode: info.Mode(), parent: parent}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		st.link, _ = os.Readlink(path)
+		if target, err := os.Stat(path); err == nil {
+			st.mode = fs.ModeSymlink | target.Mode().Perm()
+		}
+	}
+	if data, err := smallfile.Read(path, maxBytes); err == nil {
+		st.data, st.kept = data, true
+	}
+	return st
+}
+
+func readlink(path string) string {
+	l, _ := os.Readlink(path)
+	return l
+}
