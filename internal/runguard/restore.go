@@ -55,9 +55,10 @@ func (s Snapshot) Restore() []Change {
 	for _, d := range newDirs {
 		os.Remove(d) // only when empty: what is left is the user's
 	}
+	parents := parentLinks{}
 	for _, p := range s.paths {
 		before := s.files[p]
-		now, changed := s.changed(p, before)
+		now, changed := s.changed(p, before, parents)
 		if !changed {
 			continue
 		}
@@ -72,10 +73,10 @@ func (s Snapshot) Restore() []Change {
 
 // changed reads the file at p again unless its signature shows it is as
 // before, and reports whether it differs.
-func (s Snapshot) changed(p string, before state) (state, bool) {
+func (s Snapshot) changed(p string, before state, parents parentLinks) (state, bool) {
 	if before.hasSig && !before.sig.racy(s.start) {
 		if info, err := os.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink == 0 {
-			if now, ok := sigOf(info); ok && now == before.sig && readlink(filepath.Dir(p)) == before.parent {
+			if now, ok := sigOf(info); ok && now == before.sig && parents.of(p) == before.parent {
 				return before, false
 			}
 		}
