@@ -38,6 +38,9 @@ func (s Snapshot) Restore() []Change {
 		if before.partial {
 			continue
 		}
+		if !before.exists {
+			newDirs = append(newDirs, t.Path) // a new tree, once emptied
+		}
 		files, dirs, _ := walk(t)
 		for _, f := range files {
 			if _, known := s.files[f]; !known {

@@ -167,8 +167,10 @@ func TestWatchedTrees(t *testing.T) {
 	os.WriteFile(kept, []byte("kept"), 0o644)
 	settings := filepath.Join(cfg, "settings.json")
 	os.WriteFile(settings, []byte("{}"), 0o644)
-	g := New().WithTrees(Tree{Path: cfg, Skip: []string{"projects"}})
+	g := New().WithTrees(Tree{Path: cfg, Skip: []string{"projects"}}, Tree{Path: filepath.Join(filepath.Dir(cfg), ".vscode")})
 	snap := g.Take()
+	os.MkdirAll(filepath.Join(filepath.Dir(cfg), ".vscode", "sub"), 0o755)
+	os.WriteFile(filepath.Join(filepath.Dir(cfg), ".vscode", "sub", "settings.json"), []byte("{}"), 0o644)
 
 	planted := []string{
 		filepath.Join(cfg, "trust.json"),
@@ -189,7 +191,7 @@ func TestWatchedTrees(t *testing.T) {
 			t.Errorf("%s: %v", c.Path, c.Err)
 		}
 	}
-	for _, p := range append(planted, filepath.Join(cfg, "commands"), filepath.Join(cfg, "skills", "x")) {
+	for _, p := range append(planted, filepath.Join(cfg, "commands"), filepath.Join(cfg, "skills", "x"), filepath.Join(filepath.Dir(cfg), ".vscode")) {
 		if _, err := os.Lstat(p); !os.IsNotExist(err) {
 			t.Errorf("%s was left", p)
 		}
