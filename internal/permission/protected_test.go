@@ -159,6 +159,7 @@ func TestAcceptEditsAsksForEveryRunFile(t *testing.T) {
 		"node_modules/.bin/jest", ".direnv/python/bin/activate", "flake.nix", ".gitpod.yml", ".yarn/plugins/p.cjs",
 		"Gruntfile.js", "gulpfile.mjs", "noxfile.py", "tox.ini", "Procfile", ".dir-locals.el", "app.sublime-project",
 		".config/autostart/x.desktop", "Library/LaunchAgents/x.plist", ".codex/config.toml", ".cursor/rules/x.mdc",
+		".config/nvim/init.lua", "Library/Application Support/Code/User/settings.json", ".local/bin/git",
 	}
 	for _, n := range names {
 		for _, rel := range []string{n, "sub/dir/" + n} {

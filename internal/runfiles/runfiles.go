@@ -34,11 +34,12 @@ const (
 	StartUp       Category = "package-manager and interpreter start-up files"
 	Shell         Category = "shell and session start-up"
 	VirtualEnv    Category = "virtual environments"
+	ToolConfig    Category = "other tools' configuration directories"
 )
 
 // Categories lists the categories in order.
 func Categories() []Category {
-	return []Category{AgentSettings, VCS, Editor, DevContainer, VersionPicker, Wrapper, TaskRunner, CI, StartUp, Shell, VirtualEnv}
+	return []Category{AgentSettings, VCS, Editor, DevContainer, VersionPicker, Wrapper, TaskRunner, CI, StartUp, Shell, VirtualEnv, ToolConfig}
 }
 
 // Entry is one row of the table.

@@ -2,18 +2,19 @@ package runfiles
 
 // Reasons shared by many rows.
 const (
-	whyAgent    = "an agent reads its hooks, MCP servers, permission rules or instructions from it at start"
-	whyGitHooks = "git runs the scripts there as hooks on commit, checkout or push"
-	whyLefthook = "lefthook runs the commands it lists as git hooks"
-	whyEditor   = "the editor runs what it configures (tasks, extensions, scripts) when the folder opens"
-	whyVersion  = "a version manager picks, and may download, the program every command of the project runs from it"
-	whyMise     = "mise runs its hooks and tasks and sets the environment when a shell enters the directory"
-	whyWrapper  = "the wrapper downloads and runs the program it names in place of the build tool"
-	whyTasks    = "the task runner runs its recipes, so an allowed run of it runs whatever they say"
-	whyCI       = "CI runs it with the repository's secrets"
-	whyShell    = "a shell runs it at start or exit"
-	whyLogin    = "the system starts the programs it names when the user logs in"
-	whyVenv     = "the programs and start-up files of a virtual environment run whenever it is used"
+	whyAgent      = "an agent reads its hooks, MCP servers, permission rules or instructions from it at start"
+	whyGitHooks   = "git runs the scripts there as hooks on commit, checkout or push"
+	whyLefthook   = "lefthook runs the commands it lists as git hooks"
+	whyEditor     = "the editor runs what it configures (tasks, extensions, scripts) when the folder opens"
+	whyVersion    = "a version manager picks, and may download, the program every command of the project runs from it"
+	whyMise       = "mise runs its hooks and tasks and sets the environment when a shell enters the directory"
+	whyWrapper    = "the wrapper downloads and runs the program it names in place of the build tool"
+	whyTasks      = "the task runner runs its recipes, so an allowed run of it runs whatever they say"
+	whyCI         = "CI runs it with the repository's secrets"
+	whyShell      = "a shell runs it at start or exit"
+	whyLogin      = "the system starts the programs it names when the user logs in"
+	whyVenv       = "the programs and start-up files of a virtual environment run whenever it is used"
+	whyToolConfig = "programs keep their settings there, and many settings name programs to run"
 )
 
 // claudeRecords are what Claude Code appends to in its directory, which
@@ -235,4 +236,12 @@ var table = []Entry{
 	{Pattern: ".nox", Tree: true, Category: VirtualEnv, Why: whyVenv},
 	{Pattern: "node_modules/.bin", Tree: true, Category: VirtualEnv, Why: "npm scripts and npx run the programs there by name"},
 	{Pattern: "node_modules/.hooks", Tree: true, Category: VirtualEnv, Why: "npm runs the scripts there around every lifecycle script"},
+
+	// Other tools' configuration directories, last so that a more
+	// precise row above gives its reason first.
+	{Pattern: ".config", Tree: true, Category: ToolConfig, Why: whyToolConfig},
+	{Pattern: ".local/bin", Tree: true, Category: ToolConfig, Why: "programs there run by name from the search path"},
+	{Pattern: "Library/Application Support", Tree: true, Category: ToolConfig, Why: whyToolConfig},
+	{Pattern: "Library/Preferences", Tree: true, Category: ToolConfig, Why: whyToolConfig},
+	{Pattern: "AppData/Roaming", Tree: true, Category: ToolConfig, Why: whyToolConfig},
 }
