@@ -94,3 +94,28 @@ func TestAllowedGitRemoteAddStands(t *testing.T) {
 		t.Fatalf("the remote was undone:\n%s", w.read(".git/config"))
 	}
 }
+
+// Accept-edits writes an ordinary file without asking, and asks (so a
+// headless run refuses) before a file the table names and before any
+// hidden path, whatever its name.
+func TestAcceptEditsAsksForRunFilesAndHiddenPaths(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		asked := []string{".nvimrc", "mise.dev.toml", ".husky/_/pre-commit", "Taskfile.yml", ".someagent/hooks.json", "src/.tool/x.cfg"}
+		var cs []fakemodel.ToolCall
+		for _, p := range asked {
+			cs = append(cs, writeCall(p, "x"))
+		}
+		cs = append(cs, writeCall("notes.txt", "fine"), writeCall("src/.gitignore", "*.o\n"))
+		w := newWorld(t, api, calls("write", cs...)...)
+		w.mustRun(0, "", "-p", "write", "--permission-mode", "acceptEdits")
+		res := lastResults(t, w, len(cs))
+		for i, p := range asked {
+			if !failed(res[i]) || w.read(p) != "<missing>" {
+				t.Errorf("%s was written without asking: %s", p, res[i].Content)
+			}
+		}
+		if w.read("notes.txt") != "fine" || w.read("src/.gitignore") != "*.o\n" {
+			t.Errorf("ordinary writes did not go through: %s / %s", res[len(asked)].Content, res[len(asked)+1].Content)
+		}
+	})
+}
