@@ -41,13 +41,15 @@ func (s Snapshot) Restore() []Change {
 		if !before.exists {
 			newDirs = append(newDirs, t.Path) // a new tree, once emptied
 		}
-		files, dirs, _ := walk(t)
-		for _, f := range files {
+		// Whatever the call made is walked whole, however many entries
+		// or levels it holds: a bound would be a place to hide a plant.
+		l := walk(t, 0, func(d string) bool { return !s.dirs[d] && !s.edges[d] })
+		for _, f := range l.files {
 			if _, known := s.files[f]; !known {
 				out = append(out, Change{Path: f, Err: os.Remove(f)})
 			}
 		}
-		for _, d := range dirs {
+		for _, d := range l.dirs {
 			if !s.dirs[d] {
 				newDirs = append(newDirs, d)
 			}

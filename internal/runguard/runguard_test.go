@@ -1,6 +1,7 @@
 package runguard
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -263,5 +264,48 @@ func TestSameSizeChangeAndInertChange(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(q); string(data) != "two" {
 		t.Errorf("an inert change was undone: %q", data)
+	}
+}
+
+// The bounds on what the guard walks when a call starts are no place to
+// hide: what the call made is walked whole, past any number of entries
+// and levels, while a deep file that was there before stays.
+func TestNoHidingPastTheBounds(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), ".claude")
+	deep := func(base string, n int) string {
+		p := base
+		for i := range n {
+			p = filepath.Join(p, fmt.Sprintf("d%d", i))
+		}
+		return p
+	}
+	old := filepath.Join(deep(filepath.Join(tree, "old"), maxDepth+2), "keep.md")
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	os.WriteFile(old, []byte("mine"), 0o644)
+	g := New().WithTrees(Tree{Path: tree})
+	snap := g.Take()
+
+	junk := filepath.Join(tree, "aaa")
+	os.MkdirAll(junk, 0o755)
+	for i := range maxTreeEntries + 1 {
+		os.WriteFile(filepath.Join(junk, fmt.Sprint(i)), nil, 0o644)
+	}
+	planted := []string{
+		filepath.Join(tree, "zzz", "skills", "x", "SKILL.md"),
+		filepath.Join(deep(filepath.Join(tree, "skills"), maxDepth+3), "SKILL.md"),
+		filepath.Join(filepath.Dir(old), "planted.md"),
+	}
+	for _, p := range planted {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("evil"), 0o644)
+	}
+	snap.Restore()
+	for _, p := range append(planted[:2], junk) {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was left", p)
+		}
+	}
+	if data, _ := os.ReadFile(old); string(data) != "mine" {
+		t.Errorf("a deep file that was there before was touched: %q", data)
 	}
 }

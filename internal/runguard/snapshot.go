@@ -65,6 +65,7 @@ type Snapshot struct {
 	paths []string         // every file watched, in order
 	files map[string]state // by path
 	dirs  map[string]bool  // the directories inside the trees
+	edges map[string]bool  // those at the depth bound, not walked
 	roots []root           // by tree
 }
 
@@ -74,7 +75,7 @@ func (g *Guard) Take() Snapshot {
 		return Snapshot{}
 	}
 	g.mu.Lock()
-	s := Snapshot{g: g, epoch: g.epoch, start: time.Now().UnixNano(), files: map[string]state{}, dirs: map[string]bool{}}
+	s := Snapshot{g: g, epoch: g.epoch, start: time.Now().UnixNano(), files: map[string]state{}, dirs: map[string]bool{}, edges: map[string]bool{}}
 	g.mu.Unlock()
 	s.set = g.set
 	if g.source != nil {
@@ -92,13 +93,16 @@ func (g *Guard) Take() Snapshot {
 	}
 	for _, t := range s.set.Trees {
 		r := rootOf(t.Path)
-		files, dirs, complete := walk(t)
-		r.partial = !complete
+		l := walk(t, maxTreeEntries, nil)
+		r.partial = !l.complete
 		s.roots = append(s.roots, r)
-		for _, d := range dirs {
+		for _, d := range l.dirs {
 			s.dirs[d] = true
 		}
-		for _, f := range files {
+		for _, d := range l.edges {
+			s.edges[d] = true
+		}
+		for _, f := range l.files {
 			add(f)
 		}
 	}
@@ -113,23 +117,33 @@ func rootOf(p string) root {
 	return root{exists: true, dir: info.IsDir(), link: readlink(p)}
 }
 
-// walk lists the files (anything but a directory, links included) and
-// directories of a tree, without following links below its root; it
-// reports false when the tree was larger than the guard walks.
-func walk(t Tree) (files, dirs []string, complete bool) {
+// listing is what a walk of a tree found.
+type listing struct {
+	files []string // anything but a directory, links included
+	dirs  []string // the directories walked
+	// edges are the directories at the depth bound, not walked.
+	edges    []string
+	complete bool // false when the walk stopped at maxTreeEntries
+}
+
+// walk lists a tree without following links below its root. limit
+// bounds the entries (0: none); past the depth bound, a directory is
+// walked (without bound) only when deeper says so.
+func walk(t Tree, limit int, deeper func(dir string) bool) listing {
 	depth := t.Depth
 	if depth <= 0 || depth > maxDepth {
 		depth = maxDepth
 	}
+	var l listing
 	n := 0
-	var visit func(dir string, level int) bool
-	visit = func(dir string, level int) bool {
+	var visit func(dir string, level int, bounded bool) bool
+	visit = func(dir string, level int, bounded bool) bool {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return true
 		}
 		for _, e := range entries {
-			if n++; n > maxTreeEntries {
+			if n++; limit > 0 && n > limit {
 				return false
 			}
 			name := e.Name()
@@ -138,23 +152,31 @@ func walk(t Tree) (files, dirs []string, complete bool) {
 			}
 			p := filepath.Join(dir, name)
 			if e.IsDir() {
-				if level < depth {
-					dirs = append(dirs, p)
-					if !visit(p, level+1) {
+				switch {
+				case !bounded || level < depth:
+					l.dirs = append(l.dirs, p)
+					if !visit(p, level+1, bounded) {
 						return false
 					}
+				case deeper != nil && deeper(p):
+					l.dirs = append(l.dirs, p)
+					if !visit(p, level+1, false) {
+						return false
+					}
+				default:
+					l.edges = append(l.edges, p)
 				}
 				continue
 			}
 			if strings.HasSuffix(name, ".sample") {
 				continue // git's inert examples, which git init writes
 			}
-			files = append(files, p)
+			l.files = append(l.files, p)
 		}
 		return true
 	}
-	complete = visit(t.Path, 1)
-	return files, dirs, complete
+	l.complete = visit(t.Path, 1, true)
+	return l
 }
 
 // readCached reads the file at path, taking its content from the cache
