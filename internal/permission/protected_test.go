@@ -57,7 +57,7 @@ func TestAcceptEditsAsksForFilesThatDecideWhatRuns(t *testing.T) {
 	}
 	// A hidden path asks whatever its name: tools keep their
 	// configuration there.
-	for _, rel := range []string{".github/CODEOWNERS", ".environment", ".someagent/config.json", "src/.tool/x", ".gitignore/x", ".prettierrc", ".eslintrc.js", "node_modules/.cache/x"} {
+	for _, rel := range []string{".github/CODEOWNERS", ".environment", ".someagent/config.json", "src/.tool/x", ".gitignore/x", ".prettierrc", ".eslintrc.js", "build/.cache/x"} {
 		d := e.Decide(acc, Access{Tool: "Edit", Kind: KindWrite, Paths: []string{filepath.Join(root, rel)}})
 		if d.Behavior != Ask || !strings.Contains(d.Reason, "hidden path") {
 			t.Errorf("acceptEdits edit %s = %s (%s), want ask for a hidden path", rel, d.Behavior, d.Reason)
@@ -160,6 +160,8 @@ func TestAcceptEditsAsksForEveryRunFile(t *testing.T) {
 		"Gruntfile.js", "gulpfile.mjs", "noxfile.py", "tox.ini", "Procfile", ".dir-locals.el", "app.sublime-project",
 		".config/autostart/x.desktop", "Library/LaunchAgents/x.plist", ".codex/config.toml", ".cursor/rules/x.mdc",
 		".config/nvim/init.lua", "Library/Application Support/Code/User/settings.json", ".local/bin/git",
+		"Vagrantfile", "compose.yaml", "docker-compose.override.yml", "node_modules/jest/bin/jest.js",
+		"env/lib/python3.12/site-packages/requests/__init__.py", ".vim/plugin/x.vim",
 	}
 	for _, n := range names {
 		for _, rel := range []string{n, "sub/dir/" + n} {

@@ -27,7 +27,8 @@ type Path struct {
 
 // Paths returns the concrete paths to protect for a project at root: each
 // row of the table resolved at the project root and in home (a pattern
-// with a wildcard only where it matches something), the directories and
+// with a wildcard only where it matches something; rows marked Written
+// left out, so that builds keep working), the directories and
 // files git's config names (core.hooksPath, include.path), and ponder's
 // config directory whole. A row absent on disk is returned with Exists
 // false, so that a caller may keep it from being created. home and
@@ -50,6 +51,9 @@ func Paths(root, home, configDir string) []Path {
 			continue
 		}
 		for _, e := range Table() {
+			if e.Written {
+				continue
+			}
 			full := filepath.Join(base, filepath.FromSlash(e.Pattern))
 			if !strings.ContainsAny(e.Pattern, "*?[") {
 				add(Path{Path: full, Entry: e})

@@ -62,6 +62,12 @@ type Entry struct {
 	// Records names entries directly below a watched tree that its tool
 	// appends to as it works, which the guard leaves alone.
 	Records []string
+	// Written says that builds, package managers or the version control
+	// tool write it in the ordinary course (a virtual environment,
+	// node_modules, .git): accept-edits still asks before the model
+	// writes it, but Paths leaves it out, so the sandbox keeps it
+	// writable. Of .git, Paths holds the config and hooks (GitTargets).
+	Written bool
 
 	elems []string // Pattern's elements, lower case
 }

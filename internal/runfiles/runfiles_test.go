@@ -123,6 +123,22 @@ func TestPaths(t *testing.T) {
 	if _, ok := byPath[filepath.Join(home, ".bashrc")]; !ok {
 		t.Error("home's rows missing")
 	}
+	os.MkdirAll(filepath.Join(root, "node_modules"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755)
+	byPath = map[string]Path{}
+	for _, p := range Paths(root, home, cfg) {
+		byPath[p.Path] = p
+	}
+	for _, written := range []string{".git", "node_modules", ".venv"} {
+		if _, ok := byPath[filepath.Join(root, written)]; ok {
+			t.Errorf("%s, which builds write, is held read-only", written)
+		}
+	}
+	for _, held := range []string{".git/config", ".git/hooks"} {
+		if _, ok := byPath[filepath.Join(root, held)]; !ok {
+			t.Errorf("%s is not held", held)
+		}
+	}
 	if p := byPath[cfg]; !p.Exists || p.Why == "" {
 		t.Errorf("config dir: %+v", p)
 	}

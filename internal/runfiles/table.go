@@ -38,9 +38,11 @@ var table = []Entry{
 	{Pattern: "CLAUDE.md", Category: AgentSettings, Why: "ponder gives it to the model as instructions at every start"},
 
 	// Version control hooks and config.
-	{Pattern: ".git", Tree: true, Category: VCS, Why: "git runs the programs its config and hooks name, even for read-only commands such as git status"},
-	{Pattern: ".hg", Tree: true, Category: VCS, Why: "mercurial runs the hooks and extensions its .hg/hgrc names"},
-	{Pattern: ".jj", Tree: true, Category: VCS, Why: "jj runs the programs its repository config names"},
+	{Pattern: ".git", Tree: true, Category: VCS, Why: "git runs the programs its config and hooks name, even for read-only commands such as git status", Written: true},
+	{Pattern: ".hg", Tree: true, Category: VCS, Why: "mercurial runs the hooks and extensions its .hg/hgrc names", Written: true},
+	{Pattern: ".hg/hgrc", Category: VCS, Why: "mercurial runs the hooks and extensions it names"},
+	{Pattern: ".jj/repo/config.toml", Category: VCS, Why: "jj runs the programs it names"},
+	{Pattern: ".jj", Tree: true, Category: VCS, Why: "jj runs the programs its repository config names", Written: true},
 	{Pattern: ".gitattributes", Category: VCS, Why: "it picks the filter and diff programs git runs on files"},
 	{Pattern: ".gitmodules", Category: VCS, Why: "it tells git where to fetch code from and how to update it"},
 	{Pattern: ".gitconfig", Category: VCS, Why: "git runs the programs it names"},
@@ -76,6 +78,9 @@ var table = []Entry{
 	{Pattern: ".dir-locals.el", Category: Editor, Why: "emacs evaluates it when a file of the folder opens"},
 	{Pattern: ".dir-locals-2.el", Category: Editor, Why: "emacs evaluates it when a file of the folder opens"},
 	{Pattern: "*.sublime-project", Category: Editor, Why: "the editor runs the build systems it defines"},
+	{Pattern: ".vim", Tree: true, Category: Editor, Why: "vim loads the plugins and scripts there at start"},
+	{Pattern: ".emacs", Category: Editor, Why: "emacs runs it at start"},
+	{Pattern: ".emacs.d", Tree: true, Category: Editor, Why: "emacs runs the init files and packages there at start"},
 
 	// Dev containers and environments.
 	{Pattern: ".devcontainer", Tree: true, Category: DevContainer, Why: "editors build and start the container it describes, with its commands", Watch: true},
@@ -85,6 +90,12 @@ var table = []Entry{
 	{Pattern: "devbox.json", Category: DevContainer, Why: "devbox runs its init hook in every devbox shell"},
 	{Pattern: "flake.nix", Category: DevContainer, Why: "nix evaluates it, and direnv's use flake enters the shell it defines"},
 	{Pattern: "shell.nix", Category: DevContainer, Why: "nix-shell and direnv's use nix run its shell hook"},
+	{Pattern: "Vagrantfile", Category: DevContainer, Why: "vagrant runs it, as Ruby, for every vagrant command, and provisions the machine with what it says"},
+	{Pattern: "compose.yaml", Category: DevContainer, Why: "an allowed docker compose runs the containers it describes, with the host's files it mounts"},
+	{Pattern: "compose.yml", Category: DevContainer, Why: "an allowed docker compose runs the containers it describes, with the host's files it mounts"},
+	{Pattern: "docker-compose.yml", Category: DevContainer, Why: "an allowed docker compose runs the containers it describes, with the host's files it mounts"},
+	{Pattern: "docker-compose.yaml", Category: DevContainer, Why: "an allowed docker compose runs the containers it describes, with the host's files it mounts"},
+	{Pattern: "docker-compose.*.yml", Category: DevContainer, Why: "docker compose merges it into the containers it runs"},
 	{Pattern: ".envrc", Category: DevContainer, Why: "direnv runs it when a shell enters the directory", Watch: true},
 	{Pattern: ".direnv", Tree: true, Category: DevContainer, Why: "direnv loads the environments it caches there"},
 	{Pattern: ".env", Category: DevContainer, Why: "tools such as pipenv and docker compose load it into the environment of the commands they run, and it usually holds secrets"},
@@ -128,8 +139,8 @@ var table = []Entry{
 	{Pattern: "tools/bazel", Category: Wrapper, Why: "bazelisk runs it in place of bazel"},
 	{Pattern: ".yarn/releases", Tree: true, Category: Wrapper, Why: "yarn runs the release its settings name as yarn itself"},
 	{Pattern: ".yarn/plugins", Tree: true, Category: Wrapper, Why: "yarn loads these plugins on every command"},
-	{Pattern: ".pnp.cjs", Category: Wrapper, Why: "yarn's loader runs it in every node process of the project"},
-	{Pattern: ".pnp.loader.mjs", Category: Wrapper, Why: "yarn's loader runs it in every node process of the project"},
+	{Pattern: ".pnp.cjs", Category: Wrapper, Why: "yarn's loader runs it in every node process of the project", Written: true},
+	{Pattern: ".pnp.loader.mjs", Category: Wrapper, Why: "yarn's loader runs it in every node process of the project", Written: true},
 
 	// Task runners.
 	{Pattern: "Makefile", Category: TaskRunner, Why: whyTasks},
@@ -205,6 +216,8 @@ var table = []Entry{
 	{Pattern: ".ghci", Category: StartUp, Why: "ghci runs it at start in the folder"},
 	{Pattern: ".gdbinit", Category: StartUp, Why: "gdb runs it at start"},
 	{Pattern: ".lldbinit", Category: StartUp, Why: "lldb runs it at start"},
+	{Pattern: ".curlrc", Category: StartUp, Why: "curl reads options from it, such as where to write and what to send"},
+	{Pattern: ".wgetrc", Category: StartUp, Why: "wget reads options from it, such as where to write and what to run"},
 	{Pattern: ".ssh/config", Category: StartUp, Why: "ssh runs the proxy and local commands it names"},
 
 	// Shell and session start-up.
@@ -221,21 +234,25 @@ var table = []Entry{
 	{Pattern: ".zlogout", Category: Shell, Why: whyShell},
 	{Pattern: ".kshrc", Category: Shell, Why: whyShell},
 	{Pattern: ".inputrc", Category: Shell, Why: "readline reads its key bindings, which may run commands, at start"},
+	{Pattern: ".tmux.conf", Category: Shell, Why: "tmux runs the commands it holds at start"},
 	{Pattern: ".config/fish", Tree: true, Category: Shell, Why: "fish runs its configuration at start"},
 	{Pattern: ".config/autostart", Tree: true, Category: Shell, Why: whyLogin},
 	{Pattern: ".config/systemd", Tree: true, Category: Shell, Why: whyLogin},
 	{Pattern: "Library/LaunchAgents", Tree: true, Category: Shell, Why: whyLogin},
 
 	// Virtual environments.
-	{Pattern: ".venv", Tree: true, Category: VirtualEnv, Why: whyVenv},
-	{Pattern: "venv", Tree: true, Category: VirtualEnv, Why: whyVenv},
-	{Pattern: "pyvenv.cfg", Category: VirtualEnv, Why: whyVenv},
-	{Pattern: "bin/activate*", Category: VirtualEnv, Why: whyVenv},
-	{Pattern: "Scripts/activate*", Category: VirtualEnv, Why: whyVenv},
-	{Pattern: ".tox", Tree: true, Category: VirtualEnv, Why: whyVenv},
-	{Pattern: ".nox", Tree: true, Category: VirtualEnv, Why: whyVenv},
-	{Pattern: "node_modules/.bin", Tree: true, Category: VirtualEnv, Why: "npm scripts and npx run the programs there by name"},
-	{Pattern: "node_modules/.hooks", Tree: true, Category: VirtualEnv, Why: "npm runs the scripts there around every lifecycle script"},
+	{Pattern: ".venv", Tree: true, Category: VirtualEnv, Why: whyVenv, Written: true},
+	{Pattern: "venv", Tree: true, Category: VirtualEnv, Why: whyVenv, Written: true},
+	{Pattern: "pyvenv.cfg", Category: VirtualEnv, Why: whyVenv, Written: true},
+	{Pattern: "bin/activate*", Category: VirtualEnv, Why: whyVenv, Written: true},
+	{Pattern: "Scripts/activate*", Category: VirtualEnv, Why: whyVenv, Written: true},
+	{Pattern: ".tox", Tree: true, Category: VirtualEnv, Why: whyVenv, Written: true},
+	{Pattern: ".nox", Tree: true, Category: VirtualEnv, Why: whyVenv, Written: true},
+	{Pattern: "node_modules/.bin", Tree: true, Category: VirtualEnv, Why: "npm scripts and npx run the programs there by name", Written: true},
+	{Pattern: "node_modules/.hooks", Tree: true, Category: VirtualEnv, Why: "npm runs the scripts there around every lifecycle script", Written: true},
+	{Pattern: "node_modules", Tree: true, Category: VirtualEnv, Why: "the project's scripts and tests run the installed packages there", Written: true},
+	{Pattern: "site-packages", Tree: true, Category: VirtualEnv, Why: "python imports the installed packages there", Written: true},
+	{Pattern: "dist-packages", Tree: true, Category: VirtualEnv, Why: "python imports the installed packages there", Written: true},
 
 	// Other tools' configuration directories, last so that a more
 	// precise row above gives its reason first.
