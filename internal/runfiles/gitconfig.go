@@ -28,8 +28,11 @@ const maxConfigBytes = 1 << 20
 // directories core.hooksPath and the files include.path and
 // includeIf.*.path name, in the repository's config and the user's
 // (home's .gitconfig and git/config under the XDG config directory). It
-// reads the files itself, runs nothing, and follows includes a few levels
-// deep.
+// reads the files itself, runs nothing (asking git would run what its
+// config names, the very thing to guard), and follows includes a few
+// levels deep. The parser is a small one of its own rather than go-git's
+// config package: the sandbox imports this package and takes the standard
+// library only, and a handful of keys is all it reads.
 func GitTargets(root, home string) []Target {
 	gitDir, common := gitDirs(root)
 	if gitDir == "" {
