@@ -78,20 +78,38 @@ func TestAllowedCommandPlantsNothingThatRunsLater(t *testing.T) {
 	})
 }
 
-// A change of git's config that runs nothing (a remote, an upstream)
-// stands when an allowed command makes it.
-func TestAllowedGitRemoteAddStands(t *testing.T) {
+// A change of git's config that runs nothing (a remote, the user's
+// e-mail) stands when an allowed command makes it; one that names a
+// hooks directory, in the repository's config or the user's own, is put
+// back.
+func TestAllowedGitConfigChanges(t *testing.T) {
 	w := newWorld(t, "anthropic")
 	w.git("init", "-q")
-	w.userSettings(`{"permissions":{"allow":["Bash(git remote add:*)"]}}`)
-	w.srv.Add(calls("remote", bashCall("git remote add origin https://example.com/x.git"))...)
-	w.mustRun(0, "", "-p", "remote")
-	res := lastResults(t, w, 1)
-	if failed(res[0]) || strings.Contains(res[0].Content, "put it back") {
-		t.Fatalf("result: %s", res[0].Content)
+	w.userSettings(`{"permissions":{"allow":["Bash(git remote add:*)","Bash(git config:*)"]}}`)
+	w.srv.Add(calls("config",
+		bashCall("git remote add origin https://example.com/x.git"),
+		bashCall("git config --global user.email a@example.com"),
+		bashCall("git config --global core.hooksPath /tmp/evil-hooks"),
+		bashCall("git config core.fsmonitor 'touch pwned'"))...)
+	w.mustRun(0, "", "-p", "config")
+	res := lastResults(t, w, 4)
+	for i := range 2 {
+		if failed(res[i]) || strings.Contains(res[i].Content, "put it back") {
+			t.Errorf("call %d: %s", i, res[i].Content)
+		}
 	}
-	if !strings.Contains(w.read(".git/config"), "https://example.com/x.git") {
-		t.Fatalf("the remote was undone:\n%s", w.read(".git/config"))
+	for i := 2; i < 4; i++ {
+		if !strings.Contains(res[i].Content, "put it back") {
+			t.Errorf("call %d was not put back: %s", i, res[i].Content)
+		}
+	}
+	cfg := w.read(".git/config")
+	if !strings.Contains(cfg, "https://example.com/x.git") || strings.Contains(cfg, "fsmonitor") {
+		t.Errorf("the repository's config:\n%s", cfg)
+	}
+	global := readOr(filepath.Join(filepath.Dir(w.cfg), ".gitconfig"), "")
+	if !strings.Contains(global, "a@example.com") || strings.Contains(global, "hooksPath") {
+		t.Errorf("the user's config:\n%s", global)
 	}
 }
 

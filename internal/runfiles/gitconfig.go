@@ -24,7 +24,8 @@ const maxConfigBytes = 1 << 20
 
 // GitTargets returns, for the repository whose working tree is root, the
 // files and directories git runs programs from: its config and hooks
-// directory (found through a .git file in a linked worktree), and the
+// directory (found through a .git file in a linked worktree), the user's
+// own config files (when home is given), and the
 // directories core.hooksPath and the files include.path and
 // includeIf.*.path name, in the repository's config and the user's
 // (home's .gitconfig and git/config under the XDG config directory). It
@@ -43,12 +44,19 @@ func GitTargets(root, home string) []Target {
 		{Path: filepath.Join(common, "hooks"), Dir: true, Why: whyGitHooks},
 	}
 	configs := []string{filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree")}
+	if _, err := os.Lstat(configs[1]); err == nil {
+		out = append(out, Target{Path: configs[1], Why: "git runs the programs its config names"})
+	}
 	if home != "" {
 		xdg := os.Getenv("XDG_CONFIG_HOME")
 		if xdg == "" {
 			xdg = filepath.Join(home, ".config")
 		}
-		configs = append(configs, filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config"))
+		user := []string{filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config")}
+		configs = append(configs, user...)
+		for _, u := range user {
+			out = append(out, Target{Path: u, Why: "git runs the programs your own config names, in every repository"})
+		}
 	}
 	seen := map[string]bool{}
 	var walk func(file string, depth int)

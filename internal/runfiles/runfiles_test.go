@@ -87,6 +87,7 @@ func TestGitTargets(t *testing.T) {
 		filepath.Join(root, ".git", "config"), filepath.Join(root, ".git", "hooks"),
 		filepath.Join(root, ".husky", "_"), filepath.Join(root, "shared.inc"), "/abs/hooks",
 		filepath.Join(home, "more.inc"), filepath.Join(home, "githooks"),
+		filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"),
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("%s missing from %v", want, got)

@@ -67,13 +67,18 @@ func (s Snapshot) Restore() []Change {
 		if !changed {
 			continue
 		}
-		if inert := s.set.Inert[p]; inert != nil && before.exists && now.exists && before.kept && now.kept &&
-			before.link == "" && now.link == "" && inert(before.data, now.data) {
-			continue
+		if inert := s.set.Inert[p]; inert != nil && plain(before) && plain(now) && inert(before.data, now.data) {
+			continue // an absent file counts as an empty one
 		}
 		out = append(out, Change{Path: p, Err: putBack(p, before)})
 	}
 	return out
+}
+
+// plain reports whether st is a file whose whole content is known, or no
+// file at all, and no link.
+func plain(st state) bool {
+	return st.link == "" && (!st.exists || st.kept) && st.parent == ""
 }
 
 // changed reads the file at p again unless its signature shows it is as

@@ -250,11 +250,14 @@ func TestSameSizeChangeAndInertChange(t *testing.T) {
 	os.WriteFile(p, []byte("aaaa"), 0o644)
 	q := filepath.Join(dir, "inert")
 	os.WriteFile(q, []byte("one"), 0o644)
-	g := New(p, q).WithInert(q, func(before, after []byte) bool { return string(after) == "two" })
+	r := filepath.Join(dir, "new-inert")
+	inert := func(before, after []byte) bool { return string(after) == "two" }
+	g := New(p, q, r).WithInert(q, inert).WithInert(r, inert)
 	g.Take() // fills the cache
 	snap := g.Take()
 	os.WriteFile(p, []byte("bbbb"), 0o644)
 	os.WriteFile(q, []byte("two"), 0o644)
+	os.WriteFile(r, []byte("two"), 0o644)
 	c := snap.Restore()
 	if len(c) != 1 || c[0].Path != p {
 		t.Fatalf("changes %v", c)
@@ -262,8 +265,10 @@ func TestSameSizeChangeAndInertChange(t *testing.T) {
 	if data, _ := os.ReadFile(p); string(data) != "aaaa" {
 		t.Errorf("content %q", data)
 	}
-	if data, _ := os.ReadFile(q); string(data) != "two" {
-		t.Errorf("an inert change was undone: %q", data)
+	for _, f := range []string{q, r} {
+		if data, _ := os.ReadFile(f); string(data) != "two" {
+			t.Errorf("an inert change of %s was undone: %q", f, data)
+		}
 	}
 }
 
