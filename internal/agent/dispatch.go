@@ -355,7 +355,7 @@ func (a *Agent) guarded(use llm.Block, pc permission.Context, asked bool, run fu
 	snap := g.Take()
 	out := run()
 	for _, c := range snap.Restore() {
-		msg := fmt.Sprintf("%s changed %s, which makes something run later (agent settings with hooks or MCP servers, git hooks, editor tasks); changing it needs the user's own yes, so ", use.Name, c.Path)
+		msg := fmt.Sprintf("%s changed %s, which makes something run later (ponder's settings, trust answers, commands, agents or skills, another agent's settings, git's config or hooks, editor or dev-container settings); changing it needs the user's own yes, so ", use.Name, c.Path)
 		if c.Err != nil {
 			msg += fmt.Sprintf("ponder tried to put it back, and could not: %v.", c.Err)
 		} else {

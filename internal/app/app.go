@@ -292,7 +292,7 @@ func New(opts Options) (*App, error) {
 		a.asker = dontAsk{next: a.asker}
 	}
 	a.hooks = hooks.New(a.hookBase)
-	a.guard = runGuard(a.dir, a.cfg.ConfigDir)
+	a.guard = runGuard(a.dir, a.root, a.cfg.ConfigDir)
 	for _, m := range opts.Hooks {
 		if err := a.AddHook(m); err != nil {
 			return nil, &UsageError{Msg: err.Error()}

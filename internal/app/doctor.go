@@ -42,6 +42,9 @@ type Diagnosis struct {
 	// Hooks are the command hooks a session would run, as "event
 	// [matcher]: command (from file)"; none from an untrusted project.
 	Hooks []string
+	// RunFiles is the table of files that decide what runs, in short:
+	// its patterns by category, and those present in this project.
+	RunFiles RunFiles
 }
 
 // Diagnose looks at what a session started with opts would use.
@@ -79,6 +82,7 @@ func Diagnose(opts Options) Diagnosis {
 		d.MCPServers = append(d.MCPServers, m.Name+" ("+kind+state+", from "+m.From+")")
 	}
 	d.Hooks = describeHooks(cfg.HookSources())
+	d.RunFiles = describeRunFiles(d.Dir, d.ConfigDir)
 	set := cfg.Settings.Sandbox
 	d.Required = config.Bool(set.Required, false)
 	d.AllowUnsandboxed = config.Bool(set.AllowUnsandboxed, false)

@@ -80,7 +80,7 @@ func (a *App) open() (err error) {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
 	a.checkpoints = a.checkpointStore(tr)
-	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints, Editor: a.opts.Editor}
+	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints, Editor: a.opts.Editor, MaxWrite: a.maxWrite()}
 	own, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
 	a.ownSystem = own + teamPrompt(a.opts.Team)
 	a.system = a.composeSystem(a.ownSystem)

@@ -1,31 +1,35 @@
 package app
 
 import (
-	"path/filepath"
+	"os"
 
+	"github.com/ponder-agent/ponder/internal/runfiles"
 	"github.com/ponder-agent/ponder/internal/runguard"
 )
 
-// runGuard watches the files that make something run later without
-// anyone choosing to run it: the project's and the user's settings
-// (hooks, MCP servers, permission rules), the project's .mcp.json, the
-// settings of Claude Code, which shares the project, git's hooks (run by
-// a plain commit), direnv's .envrc and the editor's tasks (run when the
-// folder opens). git's config is left to the permission rules: commands
-// such as git push -u and git init write it in the ordinary course.
-func runGuard(dir, configDir string) *runguard.Guard {
-	return runguard.New(
-		filepath.Join(dir, ".ponder", "settings.json"),
-		filepath.Join(dir, ".ponder", "settings.local.json"),
-		filepath.Join(dir, ".mcp.json"),
-		filepath.Join(dir, ".claude", "settings.json"),
-		filepath.Join(dir, ".claude", "settings.local.json"),
-		filepath.Join(configDir, "settings.json"),
-		filepath.Join(dir, ".envrc"),
-		filepath.Join(dir, ".vscode", "tasks.json"),
-	).WithDirs(
-		filepath.Join(dir, ".git", "hooks"),
-		filepath.Join(dir, ".husky"),
-		filepath.Join(dir, ".githooks"),
-	)
+// runGuard watches what makes something run later without anyone
+// choosing to run it, as runfiles.Watch lists it: ponder's config
+// directory but for its records, the project's .ponder, .claude, .husky,
+// .vscode and .devcontainer whole, .mcp.json and .envrc, and git's config
+// and the hooks and config files it names. What git's config names is
+// read again at the start of every call. A change of git's config that
+// touches only settings that run nothing (a remote, an upstream, the
+// user's name) stands: git push -u and git remote add write those.
+func runGuard(dir, root, configDir string) *runguard.Guard {
+	home, _ := os.UserHomeDir()
+	roots := []string{dir}
+	if root != "" && root != dir {
+		roots = append(roots, root)
+	}
+	return runguard.New().WithSource(func() runguard.Set {
+		w := runfiles.Watch(roots, home, configDir)
+		set := runguard.Set{Paths: w.Files, Inert: map[string]func(before, after []byte) bool{}}
+		for _, t := range w.Trees {
+			set.Trees = append(set.Trees, runguard.Tree{Path: t.Path, Skip: t.Skip, Depth: t.Depth})
+		}
+		for _, p := range w.GitConfig {
+			set.Inert[p] = func(before, after []byte) bool { return !runfiles.GitConfigChangeRuns(before, after) }
+		}
+		return set
+	})
 }

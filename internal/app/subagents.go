@@ -126,7 +126,7 @@ func (l *launcher) config(def agentdef.Definition, id string, log *session.Write
 		MaxTurns:    maxAgentRequests,
 		Tools:       a.tools,
 		Available:   available,
-		Env:         &tool.Env{Dir: a.dir, AgentID: id, Files: tool.NewFileTracker(), Changes: a.checkpoints, Editor: a.opts.Editor},
+		Env:         &tool.Env{Dir: a.dir, AgentID: id, Files: tool.NewFileTracker(), Changes: a.checkpoints, Editor: a.opts.Editor, MaxWrite: a.maxWrite()},
 		Perm:        a.perm,
 		Plan:        a.plan,
 		Ask:         a.asker,

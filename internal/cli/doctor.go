@@ -105,6 +105,21 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		fmt.Fprintf(w, "  %s\n", h)
 	}
 
+	fmt.Fprintln(w, "\nfiles that decide what runs (accept-edits asks before writing them, and before any hidden path):")
+	fmt.Fprintf(w, "  patterns by category: %s\n", strings.Join(d.RunFiles.Categories, ", "))
+	if len(d.RunFiles.Present) == 0 {
+		fmt.Fprintln(w, "  in this project: (none)")
+	} else {
+		fmt.Fprintln(w, "  in this project:")
+	}
+	for _, p := range d.RunFiles.Present {
+		fmt.Fprintf(w, "    %s\n", p)
+	}
+	fmt.Fprintln(w, "  put back after every call run without the user's own yes:")
+	for _, g := range d.RunFiles.Guarded {
+		fmt.Fprintf(w, "    %s\n", g)
+	}
+
 	fmt.Fprintln(w, "\nmissing:")
 	if len(missing) == 0 {
 		fmt.Fprintln(w, "  nothing")

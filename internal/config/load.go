@@ -152,6 +152,7 @@ func Load(o Options) (*Config, error) {
 		}
 		if f.scope != ScopeUser {
 			c.Warnings = append(c.Warnings, projectSandbox(f.path, &s)...)
+			c.Warnings = append(c.Warnings, projectFiles(f.path, &s)...)
 		}
 		c.Layers = append(c.Layers, Layer{File: f.path, Scope: f.scope, Settings: s, Root: o.ProjectDir})
 	}

@@ -25,6 +25,8 @@ type Settings struct {
 	TrustedFolders []string `json:"trustedFolders,omitempty"`
 	Sandbox        Sandbox  `json:"sandbox,omitzero"`
 	Network        Network  `json:"network,omitzero"`
+	// Files bounds what the file tools may write.
+	Files Files `json:"files,omitzero"`
 	// Team configures teams of agents (see Team).
 	Team Team `json:"team,omitzero"`
 	// MCPServers are the MCP servers a session starts, by name (see
@@ -120,6 +122,19 @@ func (sb Sandbox) loosens() bool {
 		(sb.Required != nil && !*sb.Required)
 }
 
+// Files bounds what one call of a file tool may produce.
+type Files struct {
+	// MaxWriteMiB is the largest file, in MiB, that Write and Edit
+	// leave behind (DefaultMaxWriteMiB when unset). A project's settings
+	// may lower it, not raise it past the default.
+	MaxWriteMiB *int `json:"maxWriteMiB,omitempty"`
+}
+
+// DefaultMaxWriteMiB is the bound on a file Write or Edit produces when
+// no setting names one: far above any source file, far below what fills
+// a disk or the memory of every tool that reads the file next.
+const DefaultMaxWriteMiB = 32
+
 // Network tunes requests to the model server.
 type Network struct {
 	// IdleTimeout is how many seconds a model request may receive
@@ -168,6 +183,7 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Sandbox.AllowUnsandboxed, o.Sandbox.AllowUnsandboxed)
 	set(&s.Sandbox.Network, o.Sandbox.Network)
 	set(&s.Network.IdleTimeout, o.Network.IdleTimeout)
+	set(&s.Files.MaxWriteMiB, o.Files.MaxWriteMiB)
 	set(&s.Team.Mailbox, o.Team.Mailbox)
 	for name, srv := range o.MCPServers {
 		if s.MCPServers == nil {
@@ -200,6 +216,16 @@ func projectSandbox(file string, s *Settings) []Warning {
 	drop("network", &s.Sandbox.Network, true)
 	drop("required", &s.Sandbox.Required, false)
 	return w
+}
+
+// projectFiles drops a project's bound on written files when it is above
+// the default: a repository may make the tools stricter, not looser.
+func projectFiles(file string, s *Settings) []Warning {
+	if m := s.Files.MaxWriteMiB; m != nil && *m > DefaultMaxWriteMiB {
+		s.Files.MaxWriteMiB = nil
+		return []Warning{{File: file, Msg: fmt.Sprintf("setting \"files.maxWriteMiB\" ignored: a project's settings may lower it, not raise it above %d (set it in your own settings.json)", DefaultMaxWriteMiB)}}
+	}
+	return nil
 }
 
 func set[T any](dst **T, src *T) {

@@ -46,7 +46,8 @@ func validate(s Settings) (field, msg string) {
 		between("planMode.reminderTurns", s.PlanMode.ReminderTurns, 1, 1000) &&
 		between("planMode.fullReminderEvery", s.PlanMode.FullReminderEvery, 1, 1000) &&
 		between("retry.maxAttempts", s.Retry.MaxAttempts, 1, 20) &&
-		between("context.window", s.Context.Window, 1000, 100_000_000)
+		between("context.window", s.Context.Window, 1000, 100_000_000) &&
+		between("files.maxWriteMiB", s.Files.MaxWriteMiB, 1, 4096)
 	if field == "" && s.Context.AutoCompactAt != nil && (*s.Context.AutoCompactAt < 0 || *s.Context.AutoCompactAt > 1) {
 		field, msg = "context.autoCompactAt", "must be between 0 and 1"
 	}

@@ -35,7 +35,8 @@ func TestImportDirection(t *testing.T) {
 		{"event", []string{mod}}, // standard library only
 		{"internal/llm", []string{mod + "internal/"}},
 		{"internal/config", []string{mod + "internal/"}},
-		{"internal/hooks", []string{mod + "internal/"}}, // event only: any front end's hooks fit
+		{"internal/runfiles", []string{mod + "internal/"}}, // the sandbox reads it
+		{"internal/hooks", []string{mod + "internal/"}},    // event only: any front end's hooks fit
 		{"internal/permission", []string{mod + "internal/planmode", mod + "internal/tool", mod + "internal/agent", mod + "internal/app", mod + "internal/session"}},
 		{"internal/planmode", []string{mod + "internal/tool", mod + "internal/agent", mod + "internal/app", mod + "internal/session", mod + "internal/llm"}},
 		{"internal/session", []string{mod + "internal/agent", mod + "internal/app", mod + "internal/planmode"}},

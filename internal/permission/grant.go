@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ponder-agent/ponder/internal/permission/shellclass"
+	"github.com/ponder-agent/ponder/internal/runfiles"
 )
 
 // This file judges the rules a plan asks to be granted. A plan is written
@@ -36,25 +37,16 @@ const outsideProbe = "/ponder-outside-probe/file"
 // bracket, a '**') gets around the list.
 func executionProbes() []string {
 	var out []string
-	for _, pn := range protectedNames {
-		names := []string{pn.name}
-		switch pn.name {
-		case "makefile":
-			names = append(names, "Makefile")
-		case "gnumakefile":
-			names = append(names, "GNUmakefile")
-		}
-		for _, n := range names {
-			forms := []string{n}
-			if pn.tree {
+	for _, e := range runfiles.Table() {
+		var forms []string
+		for _, n := range []string{e.Sample(), strings.ToLower(e.Sample())} {
+			forms = append(forms, n)
+			if e.Tree {
 				forms = append(forms, n+"/config", n+"/hooks/pre-commit", n+"/settings.json", n+"/x.yml")
 			}
-			if pn.prefix {
-				forms = append(forms, n+".local")
-			}
-			for _, f := range forms {
-				out = append(out, f, "sub/"+f)
-			}
+		}
+		for _, f := range forms {
+			out = append(out, f, "sub/"+f)
 		}
 	}
 	return out
@@ -69,20 +61,20 @@ func protectedSegment(spec string) string {
 		if seg == "" || seg == "**" || seg == "~" || seg == "." || seg == ".." {
 			continue
 		}
-		for _, pn := range protectedNames {
-			first, second, pair := strings.Cut(strings.ToLower(pn.name), "/")
-			if !pn.tree && !pair {
+		for _, e := range runfiles.Table() {
+			first, second, pair := strings.Cut(strings.ToLower(e.Sample()), "/")
+			if !e.Tree && !pair {
 				continue
 			}
 			if ok, _ := path.Match(seg, first); !ok {
 				continue
 			}
 			if !pair {
-				return pn.name
+				return e.Pattern
 			}
 			if i+1 < len(segs) {
 				if ok, _ := path.Match(segs[i+1], second); ok || segs[i+1] == "**" {
-					return pn.name
+					return e.Pattern
 				}
 			}
 		}

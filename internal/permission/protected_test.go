@@ -49,10 +49,18 @@ func TestAcceptEditsAsksForFilesThatDecideWhatRuns(t *testing.T) {
 			t.Errorf("acceptEdits write %s = %s (%s), want ask", rel, d.Behavior, d.Reason)
 		}
 	}
-	for _, rel := range []string{"src/main.go", ".github/CODEOWNERS", "docs/makefile.md", ".environment", "env/x", ".gitignore", "package.json", "cargo/config"} {
+	for _, rel := range []string{"src/main.go", "docs/makefile.md", "env/x", ".gitignore", "src/.gitignore", ".editorconfig", "package.json", "cargo/config", "docs/venv.md", "bin/run"} {
 		d := e.Decide(acc, Access{Tool: "Edit", Kind: KindWrite, Paths: []string{filepath.Join(root, rel)}})
 		if d.Behavior != Allow {
 			t.Errorf("acceptEdits edit %s = %s (%s), want allow", rel, d.Behavior, d.Reason)
+		}
+	}
+	// A hidden path asks whatever its name: tools keep their
+	// configuration there.
+	for _, rel := range []string{".github/CODEOWNERS", ".environment", ".someagent/config.json", "src/.tool/x", ".gitignore/x", ".prettierrc", ".eslintrc.js", "build/.cache/x"} {
+		d := e.Decide(acc, Access{Tool: "Edit", Kind: KindWrite, Paths: []string{filepath.Join(root, rel)}})
+		if d.Behavior != Ask || !strings.Contains(d.Reason, "hidden path") {
+			t.Errorf("acceptEdits edit %s = %s (%s), want ask for a hidden path", rel, d.Behavior, d.Reason)
 		}
 	}
 	// Plan mode refuses them; bypass lets them through.
@@ -125,6 +133,42 @@ func TestProcessSecretsAreNeverReadable(t *testing.T) {
 	for _, p := range []string{"/proc/cpuinfo", "/proc/1/status", "/proc/meminfo"} {
 		if d := e.Decide(Context{Mode: ModeDefault}, Access{Tool: "Read", Kind: KindRead, Paths: []string{p}}); d.Behavior != Allow {
 			t.Errorf("%s = %s", p, d.Behavior)
+		}
+	}
+}
+
+// Every file named as deciding what runs is in the table itself, not
+// only caught by the hidden-path rule, so that the guard, the sandbox and
+// ponder doctor know it too; and accept-edits asks before writing it, at
+// the root and below.
+func TestAcceptEditsAsksForEveryRunFile(t *testing.T) {
+	fx := newFixture(t)
+	e, _ := NewEngine(Rules{}, fx.root, fx.home)
+	acc := Context{Mode: ModeAcceptEdits}
+	names := []string{
+		".devcontainer.json", ".nvimrc", ".vimrc", ".python-version", ".nvmrc", ".node-version", ".ruby-version",
+		"gradlew", "mvnw", ".mvn/wrapper/maven-wrapper.properties", "mise/config.toml", "mise.staging.toml", ".mise.dev.toml",
+		"lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".lefthook-local.yml", "lefthook.yaml", "lefthook.json",
+		"lefthook.toml", ".lefthook-local.toml", ".forgejo/workflows/ci.yml", ".gitea/workflows/ci.yaml", ".woodpecker.yml",
+		".drone.yml", "appveyor.yml", ".hg/hgrc", "justfile", "Justfile", "Taskfile.yml", "Taskfile.yaml", "Rakefile", "BSDmakefile",
+		".husky/_/pre-commit", ".husky/pre-commit", ".vscode/settings.json", ".ponder/agents/x.md", ".claude/skills/x/SKILL.md",
+		"GNUmakefile", "rules.mk", ".envrc", ".tool-versions", "conftest.py", "tests/conftest.py", "evil.pth",
+		"lib/python3.12/site-packages/evil.pth", "sitecustomize.py", ".npmrc", ".yarnrc.yml", "bunfig.toml", ".pnpmfile.cjs",
+		".cargo/config.toml", ".gitattributes", ".gitmodules", ".pre-commit-config.yaml", ".idea/runConfigurations/x.xml",
+		".bazelrc", ".bazelversion", "tools/bazel", ".venv/bin/activate", "venv/bin/python", "env/bin/activate", "pyvenv.cfg",
+		"node_modules/.bin/jest", ".direnv/python/bin/activate", "flake.nix", ".gitpod.yml", ".yarn/plugins/p.cjs",
+		"Gruntfile.js", "gulpfile.mjs", "noxfile.py", "tox.ini", "Procfile", ".dir-locals.el", "app.sublime-project",
+		".config/autostart/x.desktop", "Library/LaunchAgents/x.plist", ".codex/config.toml", ".cursor/rules/x.mdc",
+		".config/nvim/init.lua", "Library/Application Support/Code/User/settings.json", ".local/bin/git",
+		"Vagrantfile", "compose.yaml", "docker-compose.override.yml", "node_modules/jest/bin/jest.js",
+		"env/lib/python3.12/site-packages/requests/__init__.py", ".vim/plugin/x.vim",
+	}
+	for _, n := range names {
+		for _, rel := range []string{n, "sub/dir/" + n} {
+			d := e.Decide(acc, Access{Tool: "Write", Kind: KindWrite, Paths: []string{filepath.Join(fx.root, rel)}})
+			if d.Behavior != Ask || !strings.Contains(d.Reason, "decides what runs") {
+				t.Errorf("acceptEdits write %s = %s (%s), want ask from the table", rel, d.Behavior, d.Reason)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package runguard
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -153,5 +154,163 @@ func TestDirectoryReplacedByALink(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(elsewhere, "settings.json")); string(data) != `{"hooks":{}}` {
 		t.Fatalf("the guard wrote through the link: %q", data)
+	}
+}
+
+// In a watched tree, a file planted at any depth, in a directory of its
+// own, goes with the directory; a changed file and a removed one are put
+// back; the records left out are left alone.
+func TestWatchedTrees(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config")
+	os.MkdirAll(filepath.Join(cfg, "skills", "kept"), 0o755)
+	os.MkdirAll(filepath.Join(cfg, "projects"), 0o755)
+	kept := filepath.Join(cfg, "skills", "kept", "SKILL.md")
+	os.WriteFile(kept, []byte("kept"), 0o644)
+	settings := filepath.Join(cfg, "settings.json")
+	os.WriteFile(settings, []byte("{}"), 0o644)
+	g := New().WithTrees(Tree{Path: cfg, Skip: []string{"projects"}}, Tree{Path: filepath.Join(filepath.Dir(cfg), ".vscode")})
+	snap := g.Take()
+	os.MkdirAll(filepath.Join(filepath.Dir(cfg), ".vscode", "sub"), 0o755)
+	os.WriteFile(filepath.Join(filepath.Dir(cfg), ".vscode", "sub", "settings.json"), []byte("{}"), 0o644)
+
+	planted := []string{
+		filepath.Join(cfg, "trust.json"),
+		filepath.Join(cfg, "commands", "x.md"),
+		filepath.Join(cfg, "skills", "x", "deep", "SKILL.md"),
+	}
+	for _, p := range planted {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("evil"), 0o644)
+	}
+	os.WriteFile(settings, []byte(`{"hooks":{}}`), 0o644)
+	os.Remove(kept)
+	record := filepath.Join(cfg, "projects", "session.jsonl")
+	os.WriteFile(record, []byte("a transcript"), 0o644)
+
+	for _, c := range snap.Restore() {
+		if c.Err != nil {
+			t.Errorf("%s: %v", c.Path, c.Err)
+		}
+	}
+	for _, p := range append(planted, filepath.Join(cfg, "commands"), filepath.Join(cfg, "skills", "x"), filepath.Join(filepath.Dir(cfg), ".vscode")) {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was left", p)
+		}
+	}
+	if data, _ := os.ReadFile(settings); string(data) != "{}" {
+		t.Errorf("settings = %q", data)
+	}
+	if data, _ := os.ReadFile(kept); string(data) != "kept" {
+		t.Errorf("a removed skill was not put back: %q", data)
+	}
+	if data, _ := os.ReadFile(record); string(data) != "a transcript" {
+		t.Error("a record ponder appends to was touched")
+	}
+	if c := g.Take().Restore(); len(c) != 0 {
+		t.Errorf("a second comparison found %v", c)
+	}
+}
+
+// A link put in place of a tree, or of a directory in it, goes, and the
+// files are written again, not through it.
+func TestLinksInPlaceOfTrees(t *testing.T) {
+	base := t.TempDir()
+	tree := filepath.Join(base, ".claude")
+	os.MkdirAll(filepath.Join(tree, "agents"), 0o755)
+	agent := filepath.Join(tree, "agents", "a.md")
+	os.WriteFile(agent, []byte("agent"), 0o644)
+	elsewhere := t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, "a.md"), []byte("evil"), 0o644)
+	g := New().WithTrees(Tree{Path: tree}, Tree{Path: filepath.Join(base, ".husky")})
+	snap := g.Take()
+	os.Rename(filepath.Join(tree, "agents"), filepath.Join(base, "moved"))
+	os.Symlink(elsewhere, filepath.Join(tree, "agents"))
+	os.Symlink(elsewhere, filepath.Join(base, ".husky"))
+	snap.Restore()
+	if info, err := os.Lstat(filepath.Join(tree, "agents")); err != nil || !info.IsDir() {
+		t.Fatalf("agents is not a directory again: %v", err)
+	}
+	if data, _ := os.ReadFile(agent); string(data) != "agent" {
+		t.Errorf("agent = %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(elsewhere, "a.md")); string(data) != "evil" {
+		t.Error("the guard wrote through the link")
+	}
+	if _, err := os.Lstat(filepath.Join(base, ".husky")); !os.IsNotExist(err) {
+		t.Error("a link planted as a new tree was left")
+	}
+}
+
+// A file the guard compares by its signature is still compared by
+// content when written in the same tick as the snapshot, and a change
+// an inert test accepts stands.
+func TestSameSizeChangeAndInertChange(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "config")
+	os.WriteFile(p, []byte("aaaa"), 0o644)
+	q := filepath.Join(dir, "inert")
+	os.WriteFile(q, []byte("one"), 0o644)
+	r := filepath.Join(dir, "new-inert")
+	inert := func(before, after []byte) bool { return string(after) == "two" }
+	g := New(p, q, r).WithInert(q, inert).WithInert(r, inert)
+	g.Take() // fills the cache
+	snap := g.Take()
+	os.WriteFile(p, []byte("bbbb"), 0o644)
+	os.WriteFile(q, []byte("two"), 0o644)
+	os.WriteFile(r, []byte("two"), 0o644)
+	c := snap.Restore()
+	if len(c) != 1 || c[0].Path != p {
+		t.Fatalf("changes %v", c)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "aaaa" {
+		t.Errorf("content %q", data)
+	}
+	for _, f := range []string{q, r} {
+		if data, _ := os.ReadFile(f); string(data) != "two" {
+			t.Errorf("an inert change of %s was undone: %q", f, data)
+		}
+	}
+}
+
+// The bounds on what the guard walks when a call starts are no place to
+// hide: what the call made is walked whole, past any number of entries
+// and levels, while a deep file that was there before stays.
+func TestNoHidingPastTheBounds(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), ".claude")
+	deep := func(base string, n int) string {
+		p := base
+		for i := range n {
+			p = filepath.Join(p, fmt.Sprintf("d%d", i))
+		}
+		return p
+	}
+	old := filepath.Join(deep(filepath.Join(tree, "old"), maxDepth+2), "keep.md")
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	os.WriteFile(old, []byte("mine"), 0o644)
+	g := New().WithTrees(Tree{Path: tree})
+	snap := g.Take()
+
+	junk := filepath.Join(tree, "aaa")
+	os.MkdirAll(junk, 0o755)
+	for i := range maxTreeEntries + 1 {
+		os.WriteFile(filepath.Join(junk, fmt.Sprint(i)), nil, 0o644)
+	}
+	planted := []string{
+		filepath.Join(tree, "zzz", "skills", "x", "SKILL.md"),
+		filepath.Join(deep(filepath.Join(tree, "skills"), maxDepth+3), "SKILL.md"),
+		filepath.Join(filepath.Dir(old), "planted.md"),
+	}
+	for _, p := range planted {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("evil"), 0o644)
+	}
+	snap.Restore()
+	for _, p := range append(planted[:2], junk) {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was left", p)
+		}
+	}
+	if data, _ := os.ReadFile(old); string(data) != "mine" {
+		t.Errorf("a deep file that was there before was touched: %q", data)
 	}
 }

@@ -132,6 +132,30 @@ type Env struct {
 	// Editor, when set, is the user's editor: file tools read its
 	// buffers and write through it (see Editor).
 	Editor Editor
+	// MaxWrite is the largest file, in bytes, Write and Edit may leave
+	// behind; 0 means DefaultMaxWrite.
+	MaxWrite int64
+}
+
+// DefaultMaxWrite is the bound on a file Write or Edit produces when the
+// settings name none (files.maxWriteMiB).
+const DefaultMaxWrite = 32 << 20
+
+// WriteLimit returns the bound on a file Write or Edit produces.
+func (e *Env) WriteLimit() int64 {
+	if e == nil || e.MaxWrite <= 0 {
+		return DefaultMaxWrite
+	}
+	return e.MaxWrite
+}
+
+// CheckWriteSize refuses a result of size bytes for path when it is larger
+// than the bound, before anything is written.
+func (e *Env) CheckWriteSize(path string, size int64) error {
+	if limit := e.WriteLimit(); size > limit {
+		return fmt.Errorf("refused: the result for %s would be %d bytes, more than the %d bytes (%d MiB) one call may write (setting files.maxWriteMiB); write smaller pieces or generate the file with a command", path, size, limit, limit>>20)
+	}
+	return nil
 }
 
 // ChangeRecorder hears of the changes tools make to files. BeforeWrite is

@@ -109,6 +109,11 @@ func (c *editCall) planFrom(read func() ([]byte, error)) (*editPlan, error) {
 		return nil, fmt.Errorf("old_string occurs %d times in %s (at lines %s). Include more surrounding lines in old_string so that it matches only the place you mean, or set replace_all to true to change every occurrence",
 			n, c.path, matchLines(content, old, 10))
 	}
+	// The size is known before the copy is made: replace_all of a short
+	// text by a long one would otherwise build a huge file in memory.
+	if err := c.env.CheckWriteSize(c.path, int64(len(content))+int64(n)*(int64(len(repl))-int64(len(old)))); err != nil {
+		return nil, err
+	}
 	p := &editPlan{count: n, newText: repl, first: strings.Index(content, old)}
 	if c.all {
 		p.content = strings.ReplaceAll(content, old, repl)

@@ -60,6 +60,9 @@ func (w fileWriter) read(env *tool.Env) ([]byte, error) {
 // commit replaces the file with data atomically and records the new
 // state as seen by the session, so the next edit needs no fresh read.
 func (w fileWriter) commit(env *tool.Env, data []byte) error {
+	if err := env.CheckWriteSize(w.path, int64(len(data))); err != nil {
+		return err
+	}
 	if !w.noFollow {
 		return commit(w.ctx, env, w.path, data)
 	}

@@ -60,6 +60,9 @@ func (c *writeCall) Access() permission.Access {
 // check refuses directories and files the session has not read, or that
 // changed since. It reports whether the file exists.
 func (c *writeCall) check() (exists bool, err error) {
+	if err := c.env.CheckWriteSize(c.path, int64(len(c.content))); err != nil {
+		return false, err
+	}
 	info, err := os.Stat(c.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
