@@ -19,6 +19,7 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/atomicfile"
 	"github.com/ponder-agent/ponder/internal/checkpoint"
 	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
@@ -255,6 +256,9 @@ func New(opts Options) (*App, error) {
 	a := &App{opts: opts, cfg: cfg, dir: dir, root: cfg.ProjectDir, bus: event.NewBus(), store: session.NewStore(cfg.ConfigDir, dir)}
 	if err := ensureConfigDir(cfg.ConfigDir, a.store.Dir); err != nil {
 		return nil, err
+	}
+	if n := atomicfile.Sweep(); n > 0 {
+		a.infos = append(a.infos, fmt.Sprintf("removed %d temporary files that an earlier ponder, killed while writing, left behind", n))
 	}
 	for _, w := range cfg.Warnings {
 		a.warnings = append(a.warnings, "settings: "+w.String())
