@@ -19,6 +19,11 @@ const (
 	// MaxAnswerBlocks bounds how many blocks (text, tool calls, others)
 	// one answer may have.
 	MaxAnswerBlocks = 4096
+	// MaxStreamBytes bounds the events of one answer as they arrive,
+	// whatever they carry (thinking, stop and usage events, deltas of
+	// blocks ponder does not keep), so that no endless stream of them
+	// holds ponder either.
+	MaxStreamBytes = 128 << 20
 )
 
 // AnswerTooLargeError says a streamed answer passed one of its bounds; the
@@ -50,6 +55,7 @@ type AnswerBudget struct {
 	maxTokens         int
 	total             int
 	blocks            int
+	stream            int
 }
 
 // NewAnswerBudget counts an answer from provider at baseURL to a request
@@ -60,6 +66,15 @@ func NewAnswerBudget(provider, baseURL string, maxTokens int) *AnswerBudget {
 
 func (b *AnswerBudget) tooLarge(what string, limit int, unit string) error {
 	return &AnswerTooLargeError{Provider: b.provider, BaseURL: b.baseURL, What: what, Limit: limit, Unit: unit}
+}
+
+// Event counts an event of n bytes as it arrived.
+func (b *AnswerBudget) Event(n int) error {
+	b.stream += n
+	if b.stream > MaxStreamBytes {
+		return b.tooLarge("the stream of its events", MaxStreamBytes, "bytes")
+	}
+	return nil
 }
 
 // Block counts a new block of the answer.

@@ -161,3 +161,18 @@ func BenchmarkAssemble(b *testing.B) {
 		})
 	}
 }
+
+// An endless stream of events that add nothing to the answer (thinking,
+// stop events) is stopped too.
+func TestEndlessEventsAreCut(t *testing.T) {
+	a := newAccumulator("http://model.test", 0)
+	ev := event(t, `{"type":"message_delta","delta":{"stop_reason":null},"usage":{"output_tokens":1},"padding":"`+strings.Repeat("p", 1<<20)+`"}`)
+	var err error
+	for n := 0; err == nil && n < 1000; n++ {
+		_, _, err = a.add(ev)
+	}
+	var big *llm.AnswerTooLargeError
+	if !errors.As(err, &big) || !strings.Contains(err.Error(), "128 MiB") {
+		t.Fatalf("error %v", err)
+	}
+}

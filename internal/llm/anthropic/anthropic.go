@@ -203,6 +203,9 @@ func (a *accumulator) add(ev sdk.MessageStreamEventUnion) (llm.Event, bool, erro
 	if kind := llm.JSONKind(ev.RawJSON()); kind != "an object" {
 		return llm.Event{}, false, a.badEvent("stream", "the data is "+kind, ev.RawJSON())
 	}
+	if err := a.budget.Event(len(ev.RawJSON())); err != nil {
+		return llm.Event{}, false, err
+	}
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage

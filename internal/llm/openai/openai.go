@@ -251,6 +251,9 @@ func (a *accumulator) add(ch sdk.ChatCompletionChunk) ([]llm.Event, bool, error)
 	if kind := llm.JSONKind(ch.RawJSON()); kind != "an object" {
 		return nil, false, a.badChunk("the data is "+kind, ch)
 	}
+	if err := a.budget.Event(len(ch.RawJSON())); err != nil {
+		return nil, false, err
+	}
 	if undecodable(ch.JSON.Choices, "an array") {
 		return nil, false, a.badChunk("choices is "+llm.JSONKind(ch.JSON.Choices.Raw())+", not a list", ch)
 	}
