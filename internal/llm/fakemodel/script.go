@@ -93,7 +93,8 @@ type Reply struct {
 	// keep-alive pings, one every KeepAlive, until the client goes away
 	// or the server closes: Anthropic's "event: ping", or for OpenAI a
 	// ": keep-alive" comment and an empty content chunk in turn. The
-	// outcome is OutcomeStalled.
+	// outcome is OutcomeStalled. This and the three fields below apply
+	// to the HTTP server; the in-process provider ignores them.
 	KeepAlive Duration `json:"keep_alive,omitempty"`
 	// Endless streams the reply's text over and over without end, until
 	// the client goes away or the server closes (OutcomeCanceled).
