@@ -93,3 +93,23 @@ func TestChunkBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestNewFaultFieldsParseFromJSON(t *testing.T) {
+	s, err := ParseScript([]byte(`{"replies":[{"text":"x","keep_alive":"1s","endless":true,"chunk_bytes":4,"bad_delta":true}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Replies[0]; r.KeepAlive.D() != time.Second || !r.Endless || r.ChunkBytes != 4 || !r.BadDelta {
+		t.Fatalf("parsed %+v", r)
+	}
+	for _, bad := range []string{
+		`{"replies":[{"endless":true}]}`,
+		`{"replies":[{"bad_delta":true}]}`,
+		`{"replies":[{"text":"x","chunk_bytes":-1}]}`,
+		`{"replies":[{"text":"x","keep_alive":-5}]}`,
+	} {
+		if _, err := ParseScript([]byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
