@@ -97,3 +97,23 @@ func TestReplacedTranscriptIsPutBack(t *testing.T) {
 		t.Errorf("kept %q (%v)", target, err)
 	}
 }
+
+// A transcript deleted after the session's last entry is put back as the
+// session ends.
+func TestTranscriptDeletedAfterTheLastEntryIsRestoredOnClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	w, err := Create(path, Entry{SessionID: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := 0
+	w.OnRestore(func(string) { warned++ })
+	writeTurns(t, w, 0, 2)
+	os.Remove(path)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if tr, err := Load(path); err != nil || len(tr.Conversation()) != 2 || warned != 1 {
+		t.Fatalf("after close: %v, warned %d", err, warned)
+	}
+}

@@ -222,26 +222,47 @@ func (w *Writer) encode(e Entry) ([]byte, error) {
 	return append(line, '\n'), nil
 }
 
-// Sync flushes the transcript to disk.
+// Sync flushes the transcript to disk, after putting it back if it was
+// removed since the last entry.
 func (w *Writer) Sync() error {
 	if w == nil {
 		return nil
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err != nil {
-		return w.err
+	restored, err := w.sync()
+	warn := w.warn
+	w.mu.Unlock()
+	if restored != "" && warn != nil {
+		warn(restored)
 	}
-	return w.f.Sync()
+	return err
 }
 
-// Close syncs and closes the file.
+// sync is Sync with w.mu held.
+func (w *Writer) sync() (restored string, err error) {
+	if w.err != nil {
+		return "", w.err
+	}
+	if restored, err = w.keepInPlace(); err != nil {
+		w.err = err
+		return "", err
+	}
+	return restored, w.f.Sync()
+}
+
+// Close syncs and closes the file; a transcript removed since the last
+// entry is put back first, so that the session can be resumed.
 func (w *Writer) Close() error {
 	if w == nil {
 		return nil
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.f.Sync()
-	return w.f.Close()
+	restored, _ := w.sync()
+	warn := w.warn
+	err := w.f.Close()
+	w.mu.Unlock()
+	if restored != "" && warn != nil {
+		warn(restored)
+	}
+	return err
 }
