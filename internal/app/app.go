@@ -19,6 +19,7 @@ import (
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/agent"
+	"github.com/ponder-agent/ponder/internal/atomicfile"
 	"github.com/ponder-agent/ponder/internal/checkpoint"
 	"github.com/ponder-agent/ponder/internal/commands"
 	"github.com/ponder-agent/ponder/internal/config"
@@ -28,6 +29,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planbar"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/runguard"
 	"github.com/ponder-agent/ponder/internal/sandbox"
 	"github.com/ponder-agent/ponder/internal/session"
@@ -256,6 +258,14 @@ func New(opts Options) (*App, error) {
 	if err := ensureConfigDir(cfg.ConfigDir, a.store.Dir); err != nil {
 		return nil, err
 	}
+	if n := atomicfile.Sweep(); n > 0 {
+		a.infos = append(a.infos, fmt.Sprintf("removed %d temporary files that an earlier ponder, killed while writing, left behind", n))
+	}
+	procs := filepath.Join(cfg.ConfigDir, "procs")
+	if n := proctree.Sweep(procs); n > 0 {
+		a.infos = append(a.infos, fmt.Sprintf("stopped %d processes that the commands of an earlier ponder, killed before it could stop them, left running", n))
+	}
+	proctree.Default().RecordIn(procs)
 	for _, w := range cfg.Warnings {
 		a.warnings = append(a.warnings, "settings: "+w.String())
 	}

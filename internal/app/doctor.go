@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/sandbox"
 )
 
@@ -45,6 +46,9 @@ type Diagnosis struct {
 	// RunFiles is the table of files that decide what runs, in short:
 	// its patterns by category, and those present in this project.
 	RunFiles RunFiles
+	// Killed says what becomes of commands' processes when ponder itself
+	// is killed with SIGKILL, which it cannot see coming.
+	Killed []string
 }
 
 // Diagnose looks at what a session started with opts would use.
@@ -92,6 +96,7 @@ func Diagnose(opts Options) Diagnosis {
 	} else {
 		st := sb.Status()
 		d.Sandbox, d.SandboxKind, d.Restricts, d.Missing = st.Summary(), string(st.Kind), st.Restricts, st.Missing
+		d.Killed = killedNote(st.PIDNamespaces, proctree.CanSweep())
 	}
 	if err == nil && d.SettingsErr == nil {
 		d.Provider, d.ProviderErr = pickProvider(opts.Provider, cfg)
@@ -100,4 +105,24 @@ func Diagnose(opts Options) Diagnosis {
 		}
 	}
 	return d
+}
+
+// killedNote says what a SIGKILL of ponder leaves running: a command's
+// shell dies with ponder, but without a PID namespace what it started
+// lives on, until the next ponder start stops what carries the killed
+// process's mark (where that can be done safely).
+func killedNote(pidns, sweeps bool) []string {
+	var out []string
+	if pidns {
+		out = append(out, "a confined command runs in a PID namespace of its own: its processes die with it")
+		out = append(out, "a command run outside the sandbox (allowed by you or a rule) has none: what it started outlives a ponder killed with SIGKILL")
+	} else {
+		out = append(out, "no PID namespace for commands here: what a command started outlives a ponder killed with SIGKILL (its shell does not)")
+	}
+	if sweeps {
+		out = append(out, "the next ponder start stops such leftovers: processes of yours that still carry the killed ponder's mark ($"+proctree.RunIDEnv+"), each checked through a pidfd")
+	} else {
+		out = append(out, "ponder cannot find such leftovers here (it needs /proc and pidfds): stop them yourself")
+	}
+	return out
 }

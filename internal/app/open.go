@@ -73,6 +73,7 @@ func (a *App) open() (err error) {
 			return err
 		}
 	}
+	a.log.OnRestore(a.warnRestored)
 	var history []llm.Message
 	if tr != nil {
 		history = a.restore(tr)
@@ -218,4 +219,9 @@ func (a *App) lock(id string) error {
 func (a *App) unlock() {
 	_ = a.sessionLock.Release()
 	a.sessionLock = nil
+}
+
+// warnRestored tells the user that a transcript had to be put back.
+func (a *App) warnRestored(msg string) {
+	a.emit(event.Notice{Level: "warning", Text: msg})
 }

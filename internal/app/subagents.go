@@ -80,6 +80,7 @@ func (l *launcher) Launch(ctx context.Context, req sessiontool.Launch) (sessiont
 		return sessiontool.Outcome{}, err
 	}
 	defer log.Close()
+	log.OnRestore(a.warnRestored)
 
 	ag := agent.New(l.config(def, id, log), l.history(def))
 	res, runErr := ag.Run(ctx, req.Prompt)

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestMain keeps the key of temporary names out of the user's real cache
-// directory.
+// TestMain keeps the key of temporary names, and the notes of where they
+// are made, out of the user's real directories.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "atomicfile-cache-")
 	if err != nil {
@@ -15,6 +15,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("XDG_CACHE_HOME", dir)
+	os.Setenv("PONDER_CONFIG_DIR", dir)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

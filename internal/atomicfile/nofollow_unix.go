@@ -51,6 +51,7 @@ func WriteNoFollow(path string, data []byte, perm os.FileMode) (err error) {
 	}
 	t := defaultTemps()
 	t.cleanAt(dirfd)
+	t.journal.note(dir)
 	var (
 		name string
 		fd   = -1

@@ -50,6 +50,9 @@ const (
 // temps makes and recognises temporary names with one key.
 type temps struct {
 	key []byte // nil: names carry no tag, and nothing is ever cleaned up
+	// journal notes where temporary files are made, for Sweep; nil
+	// notes nothing.
+	journal *journal
 }
 
 // defaultTemps loads (or makes) the key once per process.
@@ -58,8 +61,18 @@ var defaultTemps = sync.OnceValue(func() *temps {
 	if err != nil {
 		return &temps{}
 	}
-	return &temps{key: loadKey(dir)}
+	return &temps{key: loadKey(dir), journal: defaultJournal()}
 })
+
+// tempsDir is where processes note the directories of their temporary
+// files, or "" when there is no config directory.
+func tempsDir() string {
+	dir, err := config.DefaultDir(os.Getenv)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "temps")
+}
 
 // loadKey reads the key in dir, making it first if there is none. Two
 // processes making it at once agree on one: the key is linked into place,
@@ -151,6 +164,7 @@ func (t *temps) owner(name string) (int, bool) {
 // leftovers of earlier processes there.
 func (t *temps) create(dir, target string) (*os.File, error) {
 	t.clean(dir)
+	t.journal.note(dir)
 	for range 10 {
 		name, err := t.name(target, os.Getpid())
 		if err != nil {
@@ -166,14 +180,15 @@ func (t *temps) create(dir, target string) (*os.File, error) {
 }
 
 // clean removes the temporary files in dir that processes now gone left
-// behind. It removes nothing it cannot prove to be such a file.
-func (t *temps) clean(dir string) {
+// behind, and returns how many. It removes nothing it cannot prove to be
+// such a file.
+func (t *temps) clean(dir string) (removed int) {
 	if t.key == nil {
-		return
+		return 0
 	}
 	d, err := os.Open(dir)
 	if err != nil {
-		return
+		return 0
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
@@ -190,8 +205,11 @@ func (t *temps) clean(dir string) {
 		if processAlive(pid) && time.Since(info.ModTime()) < staleAge {
 			continue
 		}
-		os.Remove(path)
+		if os.Remove(path) == nil {
+			removed++
+		}
 	}
+	return removed
 }
 
 // CreateTemp makes a temporary file in dir for a file named target that

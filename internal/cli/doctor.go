@@ -65,6 +65,13 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		}
 	}
 
+	if len(d.Killed) > 0 {
+		fmt.Fprintln(w, "\nif ponder itself is killed (SIGKILL):")
+		for _, k := range d.Killed {
+			fmt.Fprintf(w, "  - %s\n", k)
+		}
+	}
+
 	fmt.Fprintln(w, "\nsettings files read:")
 	if len(d.Files) == 0 {
 		fmt.Fprintln(w, "  (none)")

@@ -118,3 +118,20 @@ func TestSnapshotSeesChanges(t *testing.T) {
 		}
 	}
 }
+
+// ponder doctor says what a SIGKILL of ponder leaves running, and that
+// the next start stops it.
+func TestDoctorSaysWhatAKillLeaves(t *testing.T) {
+	w := newWorld(t, "anthropic")
+	w.extraEnv = []string{"PONDER_SANDBOX=none"}
+	o := w.mustRun(0, "", "doctor")
+	for _, want := range []string{
+		"if ponder itself is killed (SIGKILL):",
+		"no PID namespace for commands here: what a command started outlives a ponder killed with SIGKILL",
+		"the next ponder start stops such leftovers",
+	} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, o.stdout)
+		}
+	}
+}

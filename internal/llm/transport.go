@@ -28,7 +28,10 @@ type NetOptions struct {
 	ConnectTimeout time.Duration
 	// IdleTimeout bounds the silence between two pieces of data from
 	// the server, counted from when the request is sent; 0 means
-	// DefaultIdleTimeout.
+	// DefaultIdleTimeout. For a request whose context carries a Progress
+	// (see WithProgress), only the headers and what the reader marks as
+	// progress count, not every byte: keep-alive pings do not hold the
+	// request open.
 	IdleTimeout time.Duration
 	// Base is the transport the requests go through; nil means a copy of
 	// http.DefaultTransport with ConnectTimeout applied.
@@ -92,6 +95,7 @@ func (t *idleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx, cancel := context.WithCancelCause(req.Context())
 	w := &watchdog{idle: t.idle, cancel: cancel}
 	w.timer = time.AfterFunc(t.idle, w.fire)
+	progress, _ := req.Context().Value(progressKey{}).(*Progress)
 	out := req.WithContext(ctx)
 	if req.Body != nil && req.Body != http.NoBody {
 		// Sending a large request slowly is progress too.
@@ -107,8 +111,51 @@ func (t *idleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	resp.Body = &idleBody{rc: resp.Body, w: w, ctx: ctx}
+	w.touch() // the headers arrived
+	if progress != nil {
+		progress.attach(w)
+	}
+	resp.Body = &idleBody{rc: resp.Body, w: w, ctx: ctx, bytesCount: progress == nil}
 	return resp, nil
+}
+
+// Progress is how the reader of a streamed answer tells the idle timeout
+// that the answer moved on. A request sent with a context from
+// WithProgress counts only its headers and the calls of Moved as
+// activity: a server that sends keep-alive pings, empty events or
+// comments, but nothing of the answer, is silent for the idle timeout.
+type Progress struct {
+	mu sync.Mutex
+	w  *watchdog
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context whose requests count only progress the
+// caller reports through the returned Progress.
+func WithProgress(ctx context.Context) (context.Context, *Progress) {
+	p := &Progress{}
+	return context.WithValue(ctx, progressKey{}, p), p
+}
+
+// Moved restarts the idle countdown of the request in flight, if any.
+func (p *Progress) Moved() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	w := p.w
+	p.mu.Unlock()
+	if w != nil {
+		w.touch()
+	}
+}
+
+// attach makes Moved restart w from now on.
+func (p *Progress) attach(w *watchdog) {
+	p.mu.Lock()
+	p.w = w
+	p.mu.Unlock()
 }
 
 // watchdog cancels a request's context when its timer runs out; each
@@ -180,18 +227,20 @@ func (b *progressBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// idleBody is a response body whose reads keep the watchdog at bay; once
-// it fired, reads fail with the timeout error rather than a bare
-// "context canceled".
+// idleBody is a response body whose reads keep the watchdog at bay (when
+// bytesCount; otherwise the reader reports progress itself); once it
+// fired, reads fail with the timeout error rather than a bare "context
+// canceled".
 type idleBody struct {
-	rc  io.ReadCloser
-	w   *watchdog
-	ctx context.Context
+	rc         io.ReadCloser
+	w          *watchdog
+	ctx        context.Context
+	bytesCount bool
 }
 
 func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
-	if n > 0 {
+	if n > 0 && b.bytesCount {
 		b.w.touch()
 	}
 	if err != nil && err != io.EOF {

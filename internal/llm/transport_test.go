@@ -164,3 +164,54 @@ func TestStreamErrorStatus(t *testing.T) {
 		t.Errorf("in-stream overload: transient %v, message %q", IsTransient(e), e.Error())
 	}
 }
+
+// With a Progress in the request's context, bytes alone do not hold the
+// request open: a server that only pings is silent, and the reader's
+// reports of progress are what push the deadline back.
+func TestProgressCountsOnlyWhatTheReaderReports(t *testing.T) {
+	const idle = 200 * time.Millisecond
+	url := silentServer(t, func(w http.ResponseWriter, r *http.Request, done <-chan struct{}) {
+		w.WriteHeader(200)
+		tick := time.NewTicker(idle / 10)
+		defer tick.Stop()
+		for {
+			io.WriteString(w, "event: ping\ndata: {}\n\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	client := NewHTTPClient(NetOptions{IdleTimeout: idle})
+	read := func(report bool) error {
+		ctx, progress := WithProgress(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader("hello"))
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		buf := make([]byte, 64)
+		deadline := time.Now().Add(5 * idle)
+		for time.Now().Before(deadline) {
+			if _, err := resp.Body.Read(buf); err != nil {
+				return err
+			}
+			if report {
+				progress.Moved()
+			}
+		}
+		return nil
+	}
+	var ite *IdleTimeoutError
+	if err := read(false); !errors.As(err, &ite) {
+		t.Fatalf("pings only: %v, want an idle timeout", err)
+	}
+	if err := read(true); err != nil {
+		t.Fatalf("with progress reported: %v", err)
+	}
+}

@@ -49,6 +49,9 @@ type Tracker struct {
 
 	// reaped counts the orphans ReapOrphans collected.
 	reaped atomic.Int64
+
+	// marks is the record left for a later ponder (see leftovers.go).
+	marks marks
 }
 
 // span is a stretch of time in clock ticks since boot, both ends
@@ -218,8 +221,11 @@ func (t *Tracker) HuntOrphans(all bool) {
 }
 
 // Shutdown kills every orphan any scope left, active or not: ponder is
-// exiting.
-func (t *Tracker) Shutdown() { t.HuntOrphans(true) }
+// exiting. Its record for later processes goes with them.
+func (t *Tracker) Shutdown() {
+	t.HuntOrphans(true)
+	t.forget()
+}
 
 // bornInSpan reports whether a process born at start (ticks) was born
 // while some scope ran. t.mu is held.

@@ -137,6 +137,10 @@ type Status struct {
 	Restricts []string
 	// Missing says why a better mechanism is not in use.
 	Missing []string
+	// PIDNamespaces says each confined command runs in a PID namespace of
+	// its own, so that nothing it starts outlives it, even when ponder
+	// itself is killed.
+	PIDNamespaces bool
 }
 
 // Status reports what the sandbox does.
@@ -145,6 +149,7 @@ func (s *Sandbox) Status() Status {
 	if s.impl != nil {
 		st.Restricts = s.impl.restricts()
 	}
+	st.PIDNamespaces = s.kind == KindBubblewrap || s.startsPIDNamespaces()
 	return st
 }
 

@@ -17,6 +17,10 @@ import (
 // write call as soon as it is appended, so a process killed mid-turn loses
 // at most the line being written, and the loader drops that line. Sync
 // makes what was written durable; the agent calls it at each turn's end.
+//
+// Before each append the writer checks that its path still names the file
+// it writes; a transcript deleted, or replaced by another file, while the
+// session runs is written again from the open file (see restore).
 type Writer struct {
 	mu   sync.Mutex
 	f    *os.File
@@ -25,6 +29,8 @@ type Writer struct {
 	err  error
 	// lines counts the lines in the file, for Reported.
 	lines int
+	// warn reports a transcript put back; nil: nobody is told.
+	warn func(string)
 }
 
 // Create starts a new transcript at path with a header entry. The file
@@ -49,7 +55,7 @@ func Create(path string, h Entry) (*Writer, error) {
 		}
 		return nil, fmt.Errorf("creating transcript %s: %w", path, err)
 	}
-	if w.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
+	if w.f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600); err != nil {
 		return nil, fmt.Errorf("opening transcript: %w", err)
 	}
 	w.lines = 1
@@ -104,7 +110,7 @@ func writeSynced(f *os.File, data []byte) error {
 // transcript must not have changed since it was loaded, which the
 // session's lock ensures.
 func Continue(t *Transcript) (*Writer, error) {
-	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(t.Path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening transcript: %w", err)
 	}
@@ -150,6 +156,17 @@ func (w *Writer) Reported() error {
 	return w.Append(Entry{Type: TypeRepaired, Through: through})
 }
 
+// OnRestore sets how the writer reports a transcript it had to put back
+// (deleted or replaced while the session ran).
+func (w *Writer) OnRestore(warn func(string)) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.warn = warn
+	w.mu.Unlock()
+}
+
 // Path is the transcript's file.
 func (w *Writer) Path() string { return w.path }
 
@@ -161,20 +178,36 @@ func (w *Writer) Append(e Entry) error {
 		return nil
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	restored, err := w.append(e)
+	warn := w.warn
+	w.mu.Unlock()
+	// Told with the lock released, so that whoever hears may append.
+	if restored != "" && warn != nil {
+		warn(restored)
+	}
+	return err
+}
+
+// append writes e with w.mu held; restored says how the transcript was
+// put back first, if it was.
+func (w *Writer) append(e Entry) (restored string, err error) {
 	if w.err != nil {
-		return w.err
+		return "", w.err
 	}
 	line, err := w.encode(e)
 	if err != nil {
-		return err
+		return "", err
+	}
+	if restored, err = w.keepInPlace(); err != nil {
+		w.err = err
+		return "", err
 	}
 	if _, err := w.f.Write(line); err != nil {
 		w.err = fmt.Errorf("writing transcript %s: %w", w.path, err)
-		return w.err
+		return restored, w.err
 	}
 	w.lines++
-	return nil
+	return restored, nil
 }
 
 // encode turns an entry into its line, stamping its time if unset.
@@ -189,26 +222,47 @@ func (w *Writer) encode(e Entry) ([]byte, error) {
 	return append(line, '\n'), nil
 }
 
-// Sync flushes the transcript to disk.
+// Sync flushes the transcript to disk, after putting it back if it was
+// removed since the last entry.
 func (w *Writer) Sync() error {
 	if w == nil {
 		return nil
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err != nil {
-		return w.err
+	restored, err := w.sync()
+	warn := w.warn
+	w.mu.Unlock()
+	if restored != "" && warn != nil {
+		warn(restored)
 	}
-	return w.f.Sync()
+	return err
 }
 
-// Close syncs and closes the file.
+// sync is Sync with w.mu held.
+func (w *Writer) sync() (restored string, err error) {
+	if w.err != nil {
+		return "", w.err
+	}
+	if restored, err = w.keepInPlace(); err != nil {
+		w.err = err
+		return "", err
+	}
+	return restored, w.f.Sync()
+}
+
+// Close syncs and closes the file; a transcript removed since the last
+// entry is put back first, so that the session can be resumed.
 func (w *Writer) Close() error {
 	if w == nil {
 		return nil
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.f.Sync()
-	return w.f.Close()
+	restored, _ := w.sync()
+	warn := w.warn
+	err := w.f.Close()
+	w.mu.Unlock()
+	if restored != "" && warn != nil {
+		warn(restored)
+	}
+	return err
 }

@@ -217,6 +217,8 @@ func (h *Hook) exec(ctx context.Context, input []byte) (result, error) {
 	cmd := exec.Command(h.opts.Shell, "-c", h.opts.Command)
 	cmd.Dir = h.opts.Dir
 	cmd.Env = append(append([]string(nil), h.opts.Env...), "CLAUDE_PROJECT_DIR="+h.opts.Dir, "PONDER_PROJECT_DIR="+h.opts.Dir)
+	// The mark a later ponder finds what the hook leaves running by.
+	cmd.Env = append(cmd.Env, h.opts.Processes.CommandEnv()...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = procAttr()
 	var start sandbox.StartOptions

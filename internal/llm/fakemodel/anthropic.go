@@ -20,7 +20,8 @@ type (
 		Tools    []struct {
 			Name string `json:"name"`
 		} `json:"tools"`
-		Stream bool `json:"stream"`
+		Stream    bool `json:"stream"`
+		MaxTokens int  `json:"max_tokens"`
 	}
 	anthMessage struct {
 		Role    string          `json:"role"`
@@ -85,7 +86,7 @@ func (anthropicWire) decode(x *exchange) error {
 		return err
 	}
 	r := x.req
-	r.Model, r.Stream = body.Model, body.Stream
+	r.Model, r.Stream, r.MaxTokens = body.Model, body.Stream, body.MaxTokens
 	system, err := anthText(body.System)
 	if err != nil {
 		return fmt.Errorf("system: %w", err)
@@ -191,14 +192,14 @@ type (
 	}
 	anthDelta struct {
 		Type        string  `json:"type"`
-		Text        string  `json:"text,omitempty"`
+		Text        any     `json:"text,omitempty"`
 		PartialJSON *string `json:"partial_json,omitempty"`
 	}
 )
 
 func (anthropicWire) respond(x *exchange) error {
 	r := x.reply
-	u := usageFor(r, len(x.req.Body))
+	u := usageFor(r, len(x.req.Body), x.req.MaxTokens)
 	usage := anthUsage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens}
 	stop := anthropicStop(r)
@@ -240,6 +241,9 @@ func (anthropicWire) respond(x *exchange) error {
 	if err := x.send("message_start", map[string]any{"type": "message_start", "message": start}); err != nil {
 		return err
 	}
+	if r.KeepAlive > 0 {
+		return x.keepAlive("event: ping\ndata: {\"type\": \"ping\"}\n\n")
+	}
 	index := 0
 	if r.Text != "" {
 		empty := ""
@@ -247,11 +251,12 @@ func (anthropicWire) respond(x *exchange) error {
 			"content_block": anthOutBlock{Type: "text", Text: &empty}}); err != nil {
 			return err
 		}
-		for _, piece := range splitText(r.Text) {
-			if err := x.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
-				"delta": anthDelta{Type: "text_delta", Text: piece}}); err != nil {
-				return err
-			}
+		err := x.streamText(func(piece any) error {
+			return x.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
+				"delta": anthDelta{Type: "text_delta", Text: piece}})
+		})
+		if err != nil {
+			return err
 		}
 		if err := x.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": index}); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // errClosed stops a wait when the server shuts down.
@@ -60,6 +61,24 @@ func splitText(s string) []string {
 	}
 	n := min(8, max(3, (len(words)+3)/4))
 	return group(words, n)
+}
+
+// textPieces are the deltas r's text is streamed in.
+func textPieces(r Reply) []string {
+	if r.ChunkBytes <= 0 {
+		return splitText(r.Text)
+	}
+	var out []string
+	s := r.Text
+	for len(s) > 0 {
+		n := min(r.ChunkBytes, len(s))
+		for n < len(s) && !utf8.RuneStart(s[n]) {
+			n++
+		}
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
 }
 
 // group joins items into n runs of nearly equal length.
@@ -151,8 +170,9 @@ func openAIStop(r Reply) string {
 }
 
 // usageFor returns the usage r reports: its own counts, with missing input
-// and output counts estimated at four bytes a token.
-func usageFor(r Reply, requestBytes int) Usage {
+// and output counts estimated at four bytes a token (output no more than
+// the request's maxTokens, as a real server keeps to it).
+func usageFor(r Reply, requestBytes, maxTokens int) Usage {
 	u := r.Usage
 	if u.InputTokens == 0 {
 		u.InputTokens = max(1, requestBytes/4)
@@ -163,6 +183,9 @@ func usageFor(r Reply, requestBytes int) Usage {
 			n += len(tc.Name) + len(inputJSON(tc))
 		}
 		u.OutputTokens = max(1, n/4)
+		if maxTokens > 0 {
+			u.OutputTokens = min(u.OutputTokens, maxTokens)
+		}
 	}
 	return u
 }

@@ -6,7 +6,9 @@
 // request; a request nothing accepts gets a 400 error that names it. A
 // reply can stream text and tool calls, wait before answering or between
 // chunks, fail with an HTTP status (with retry-after headers), or cut the
-// connection in the middle of the stream.
+// connection in the middle of the stream; over HTTP it can also send only
+// keep-alive pings, stream its text without end, in deltas of a chosen
+// size, or with a text delta that is not a string.
 //
 // The same script can be served two ways:
 //

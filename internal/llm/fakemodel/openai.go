@@ -16,9 +16,11 @@ type openAIWire struct{}
 // Request shapes of Chat Completions, as far as the fake reads them.
 type (
 	oaRequest struct {
-		Model    string      `json:"model"`
-		Messages []oaMessage `json:"messages"`
-		Tools    []struct {
+		Model               string      `json:"model"`
+		MaxTokens           int         `json:"max_tokens"`
+		MaxCompletionTokens int         `json:"max_completion_tokens"`
+		Messages            []oaMessage `json:"messages"`
+		Tools               []struct {
 			Type     string `json:"type"`
 			Name     string `json:"name"`
 			Function struct {
@@ -113,7 +115,7 @@ func (openAIWire) decode(x *exchange) error {
 		return err
 	}
 	r := x.req
-	r.Model, r.Stream = body.Model, body.Stream
+	r.Model, r.Stream, r.MaxTokens = body.Model, body.Stream, max(body.MaxCompletionTokens, body.MaxTokens)
 	x.includeUsage = body.StreamOptions.IncludeUsage
 	for _, t := range body.Tools {
 		name := t.Function.Name
@@ -197,7 +199,7 @@ type (
 	}
 	oaDelta struct {
 		Role      string            `json:"role,omitempty"`
-		Content   *string           `json:"content,omitempty"`
+		Content   any               `json:"content,omitempty"`
 		ToolCalls []oaToolCallDelta `json:"tool_calls,omitempty"`
 	}
 	oaToolCallDelta struct {
@@ -242,7 +244,7 @@ type (
 
 func (openAIWire) respond(x *exchange) error {
 	r := x.reply
-	u := usageFor(r, len(x.req.Body))
+	u := usageFor(r, len(x.req.Body), x.req.MaxTokens)
 	usage := oaUsage{PromptTokens: u.InputTokens + u.CacheReadTokens, CompletionTokens: u.OutputTokens}
 	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
 	usage.PromptTokensDetails.CachedTokens = u.CacheReadTokens
@@ -279,10 +281,18 @@ func (openAIWire) respond(x *exchange) error {
 	if err := x.send("", chunk(oaDelta{Role: "assistant", Content: &empty}, nil)); err != nil {
 		return err
 	}
-	for _, piece := range splitText(r.Text) {
-		if err := x.send("", chunk(oaDelta{Content: &piece}, nil)); err != nil {
+	if r.KeepAlive > 0 {
+		ping, err := marshal(chunk(oaDelta{Content: &empty}, nil))
+		if err != nil {
 			return err
 		}
+		return x.keepAlive(": keep-alive\n\n", "data: "+string(ping)+"\n\n")
+	}
+	err := x.streamText(func(piece any) error {
+		return x.send("", chunk(oaDelta{Content: piece}, nil))
+	})
+	if err != nil {
+		return err
 	}
 	for i, tc := range calls {
 		first := oaToolCallDelta{Index: i, ID: tc.ID, Type: "function", Function: oaFunctionDelta{Name: tc.Function.Name}}

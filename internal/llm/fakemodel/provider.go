@@ -184,7 +184,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Ev
 			yield(llm.Event{}, context.Cause(ctx))
 			return
 		}
-		resp := &llm.Response{Message: msg, StopReason: anthropicStop(reply), Usage: usageFor(reply, view.size())}
+		resp := &llm.Response{Message: msg, StopReason: anthropicStop(reply), Usage: usageFor(reply, view.size(), 0)}
 		outcome = OutcomeServed
 		yield(llm.Event{Type: llm.EventDone, Response: resp}, nil)
 	}

@@ -52,6 +52,9 @@ type Request struct {
 	// Tools are the names of the offered tools.
 	Tools  []string
 	Stream bool
+	// MaxTokens is the output bound the request set (max_tokens, or
+	// max_completion_tokens), 0 when none.
+	MaxTokens int
 	// Reply is the label of the reply chosen (its name, or "#i" for the
 	// i-th reply counting from 0); empty when none matched.
 	Reply string

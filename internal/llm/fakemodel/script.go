@@ -88,6 +88,25 @@ type Reply struct {
 	// null when empty.
 	ErrorCode string `json:"error_code,omitempty"`
 
+	// KeepAlive, when positive, makes the stream send its first event
+	// (message_start, or the assistant's role chunk) and then only
+	// keep-alive pings, one every KeepAlive, until the client goes away
+	// or the server closes: Anthropic's "event: ping", or for OpenAI a
+	// ": keep-alive" comment and an empty content chunk in turn. The
+	// outcome is OutcomeStalled. This and the three fields below apply
+	// to the HTTP server; the in-process provider ignores them.
+	KeepAlive Duration `json:"keep_alive,omitempty"`
+	// Endless streams the reply's text over and over without end, until
+	// the client goes away or the server closes (OutcomeCanceled).
+	Endless bool `json:"endless,omitempty"`
+	// ChunkBytes, when positive, streams the text in deltas of this many
+	// bytes (whole runes) instead of a few word-aligned pieces.
+	ChunkBytes int `json:"chunk_bytes,omitempty"`
+	// BadDelta sends, after the text, one text delta whose text is a JSON
+	// array instead of a string ("text":["…"], or "content":["…"] for
+	// OpenAI), then ends the stream normally.
+	BadDelta bool `json:"bad_delta,omitempty"`
+
 	// StopReason overrides the stop reason. Names of either API are
 	// accepted and translated for the other: end_turn/stop,
 	// tool_use/tool_calls, max_tokens/length. The default is end_turn
@@ -210,6 +229,10 @@ func (r Reply) validate() error {
 		return fmt.Errorf("status %d is an error response; it cannot also stall or send a stream error", r.Status)
 	case r.ErrorAfter > 0 && r.StreamError == "":
 		return fmt.Errorf("error_after needs stream_error")
+	case r.KeepAlive < 0 || r.ChunkBytes < 0:
+		return fmt.Errorf("keep_alive and chunk_bytes must not be negative")
+	case (r.Endless || r.BadDelta) && r.Text == "":
+		return fmt.Errorf("endless and bad_delta need text")
 	case r.When.API != "" && r.When.API != APIAnthropic && r.When.API != APIOpenAI && r.When.API != APIInProcess:
 		return fmt.Errorf("when.api %q: want %q, %q or %q", r.When.API, APIAnthropic, APIOpenAI, APIInProcess)
 	}

@@ -297,6 +297,42 @@ func (x *exchange) sendStreamError() error {
 	return errStreamErr
 }
 
+// streamText sends the deltas of the reply's text through send, over and
+// over when the reply is endless, then the scripted bad delta if any.
+func (x *exchange) streamText(send func(piece any) error) error {
+	pieces := textPieces(x.reply)
+	for {
+		for _, piece := range pieces {
+			if err := send(piece); err != nil {
+				return err
+			}
+		}
+		if !x.reply.Endless {
+			break
+		}
+	}
+	if x.reply.BadDelta {
+		return send([]string{"an array", "where text belongs"})
+	}
+	return nil
+}
+
+// keepAlive sends ping frames every KeepAlive until the client goes away
+// or the server closes.
+func (x *exchange) keepAlive(pings ...string) error {
+	for i := 0; ; i++ {
+		if err := pause(x.ctx, x.stop, x.reply.KeepAlive.D()); err != nil {
+			return errStalled
+		}
+		if _, err := io.WriteString(x.w, pings[i%len(pings)]); err != nil {
+			return errStalled
+		}
+		if err := x.rc.Flush(); err != nil {
+			return errStalled
+		}
+	}
+}
+
 // ending is called where the terminating chunks of a stream begin: a
 // stream error or a stall scripted for later than the reply's last event
 // happens here instead.

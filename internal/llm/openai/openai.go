@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/ponder-agent/ponder/internal/llm"
@@ -78,16 +79,30 @@ func (p *Provider) Name() string { return "openai" }
 // BaseURL is the API address in use.
 func (p *Provider) BaseURL() string { return p.baseURL }
 
-// Stream sends the request and yields the streamed answer.
+// Stream sends the request and yields the streamed answer. Only what
+// moves the answer on (its text, a tool call's name or input, the finish)
+// counts against the idle timeout, so keep-alive comments and empty
+// chunks do not hold a request open; an answer past the bounds of
+// llm.AnswerBudget, or a chunk that cannot be read, ends the stream with
+// an error.
 func (p *Provider) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
+		ctx, progress := llm.WithProgress(ctx)
 		stream := p.completions.NewStreaming(ctx, buildParams(req))
 		defer stream.Close()
-		acc := &accumulator{calls: map[int64]*call{}}
+		acc := newAccumulator(p.baseURL, req.MaxTokens)
 		for stream.Next() {
-			for _, ev := range acc.add(stream.Current()) {
+			evs, moved, err := acc.add(stream.Current())
+			if err != nil {
+				yield(llm.Event{}, err)
+				return
+			}
+			if moved {
+				progress.Moved()
+			}
+			for _, ev := range evs {
 				if !yield(ev, nil) {
 					return
 				}
@@ -180,51 +195,142 @@ type call struct {
 	args     strings.Builder
 }
 
-// accumulator builds the final message from chunks.
+// accumulator builds the final message from chunks, in builders, so that
+// assembling an answer costs time in proportion to its size.
 type accumulator struct {
-	text   strings.Builder
-	calls  map[int64]*call
-	finish string
-	usage  llm.Usage
+	text    strings.Builder
+	calls   map[int64]*call
+	finish  string
+	usage   llm.Usage
+	budget  *llm.AnswerBudget
+	baseURL string
 }
 
-func (a *accumulator) add(ch sdk.ChatCompletionChunk) []llm.Event {
+// newAccumulator assembles an answer from the server at baseURL to a
+// request that allowed maxTokens (0: the server's own limit).
+func newAccumulator(baseURL string, maxTokens int) *accumulator {
+	return &accumulator{calls: map[int64]*call{}, budget: llm.NewAnswerBudget("openai", baseURL, maxTokens), baseURL: baseURL}
+}
+
+// badChunk is the error for a chunk that cannot be read.
+func (a *accumulator) badChunk(why string, ch sdk.ChatCompletionChunk) error {
+	return llm.NewBadEventError("openai", a.baseURL, "chunk", why, ch.RawJSON())
+}
+
+// field is what the SDK knows of a decoded field.
+type field interface {
+	Raw() string
+}
+
+// undecodable reports a field that is present but not of the kind of JSON
+// value it should be, such as "a string" (null and absent are fine: the
+// API leaves out what a chunk does not carry). The SDK would take a
+// number for a string.
+func undecodable(f field, kind string) bool {
+	raw := f.Raw()
+	return raw != "" && raw != "null" && llm.JSONKind(raw) != kind
+}
+
+// reasoning reports whether a delta carries text in a field the SDK does
+// not know, as servers of reasoning models stream their thinking
+// ("reasoning_content", "reasoning"): not part of the answer, but the
+// model at work.
+func reasoning(extra map[string]respjson.Field) bool {
+	for _, f := range extra {
+		if r := f.Raw(); len(r) > 2 && r[0] == '"' {
+			return true
+		}
+	}
+	return false
+}
+
+// add folds one chunk in. It returns the events to pass on, whether the
+// answer moved on, and an error when the chunk cannot be read or the
+// answer passed its bounds.
+func (a *accumulator) add(ch sdk.ChatCompletionChunk) ([]llm.Event, bool, error) {
+	if kind := llm.JSONKind(ch.RawJSON()); kind != "an object" {
+		return nil, false, a.badChunk("the data is "+kind, ch)
+	}
+	if err := a.budget.Event(len(ch.RawJSON())); err != nil {
+		return nil, false, err
+	}
+	if undecodable(ch.JSON.Choices, "an array") {
+		return nil, false, a.badChunk("choices is "+llm.JSONKind(ch.JSON.Choices.Raw())+", not a list", ch)
+	}
 	var out []llm.Event
+	moved := false
 	if ch.Usage.PromptTokens > 0 || ch.Usage.CompletionTokens > 0 {
 		a.usage = llm.Usage{
 			InputTokens:     int(ch.Usage.PromptTokens),
 			OutputTokens:    int(ch.Usage.CompletionTokens),
 			CacheReadTokens: int(ch.Usage.PromptTokensDetails.CachedTokens),
 		}
+		if err := a.budget.Tokens(a.usage.OutputTokens); err != nil {
+			return nil, false, err
+		}
+		moved = true
 	}
 	for _, choice := range ch.Choices {
 		if choice.Index != 0 {
 			continue
 		}
+		if undecodable(choice.JSON.Delta, "an object") {
+			return nil, false, a.badChunk("delta is "+llm.JSONKind(choice.JSON.Delta.Raw())+", not an object", ch)
+		}
+		if undecodable(choice.Delta.JSON.Content, "a string") {
+			return nil, false, a.badChunk("delta.content is "+llm.JSONKind(choice.Delta.JSON.Content.Raw())+", not a string", ch)
+		}
+		if choice.Delta.Role != "" || choice.Delta.Refusal != "" || reasoning(choice.Delta.JSON.ExtraFields) {
+			moved = true
+		}
 		if d := choice.Delta.Content; d != "" {
+			if a.text.Len() == 0 {
+				if err := a.budget.Block(); err != nil {
+					return nil, false, err
+				}
+			}
 			a.text.WriteString(d)
+			if err := a.budget.Grow("the text", a.text.Len(), len(d)); err != nil {
+				return nil, false, err
+			}
 			out = append(out, llm.Event{Type: llm.EventText, Text: d})
+			moved = true
 		}
 		for _, tc := range choice.Delta.ToolCalls {
+			if undecodable(tc.Function.JSON.Arguments, "a string") || undecodable(tc.Function.JSON.Name, "a string") {
+				return nil, false, a.badChunk("a tool call's function name or arguments is not a string", ch)
+			}
 			c := a.calls[tc.Index]
 			if c == nil {
+				if err := a.budget.Block(); err != nil {
+					return nil, false, err
+				}
 				c = &call{}
 				a.calls[tc.Index] = c
 			}
 			if tc.ID != "" {
 				c.id = tc.ID
+				moved = true
 			}
 			if tc.Function.Name != "" && c.name == "" {
 				c.name = tc.Function.Name
 				out = append(out, llm.Event{Type: llm.EventToolStart, ToolID: c.id, ToolName: c.name})
+				moved = true
 			}
-			c.args.WriteString(tc.Function.Arguments)
+			if args := tc.Function.Arguments; args != "" {
+				c.args.WriteString(args)
+				if err := a.budget.Grow("the input of tool call "+c.name, c.args.Len(), len(args)); err != nil {
+					return nil, false, err
+				}
+				moved = true
+			}
 		}
 		if choice.FinishReason != "" {
 			a.finish = choice.FinishReason
+			moved = true
 		}
 	}
-	return out
+	return out, moved, nil
 }
 
 func (a *accumulator) response() llm.Response {

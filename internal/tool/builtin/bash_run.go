@@ -63,6 +63,9 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	cmd := exec.Command(c.opts.Shell, "-c", c.command)
 	cmd.Dir = c.dir
 	cmd.Env = shellenv.WithGitGuard(append(shellenv.Build(os.Environ(), c.opts.Environment), c.opts.Env...))
+	// The mark a later ponder finds what the command leaves running by,
+	// should this one be killed before it can stop it.
+	cmd.Env = append(cmd.Env, c.opts.Processes.CommandEnv()...)
 	cmd.Stdout, cmd.Stderr = wr, wr
 	cmd.SysProcAttr = shellAttr()
 	scope := c.opts.Processes.Begin()
