@@ -72,6 +72,10 @@ func (s *server) LoadSession(_ context.Context, p sdk.LoadSessionRequest) (sdk.L
 	ss.replay()
 	ss.ready.Store(true)
 	ss.greet()
+	// The mode the session was loaded in, read before a pending plan is
+	// asked again: the editor may answer that question before this
+	// response is written, and the answer's mode arrives as an update.
+	mode := ss.app.Mode()
 	if ss.app.HasPendingPlan() {
 		ctx, cancel := context.WithCancel(context.Background())
 		ss.mu.Lock()
@@ -86,7 +90,6 @@ func (s *server) LoadSession(_ context.Context, p sdk.LoadSessionRequest) (sdk.L
 			}
 		}()
 	}
-	mode := ss.app.Mode()
 	return sdk.LoadSessionResponse{Modes: s.modeState(mode), ConfigOptions: s.configOptions(mode)}, nil
 }
 
