@@ -136,15 +136,19 @@ func (sw *sandboxWorld) roots() []string { return []string{sw.base} }
 
 // deepSnapshot records, for every path under the roots, its type, mode,
 // size, modification time, link count, extended attributes, and content
-// hash or link target. Transcripts, which ponder itself writes on every
-// run, are left out.
+// hash or link target. Transcripts and the notes of temporary files and
+// running commands, which ponder itself writes (and sweeps) on every run,
+// are left out.
 func (sw *sandboxWorld) deepSnapshot(t *testing.T) map[string]string {
 	t.Helper()
-	skip := filepath.Join(sw.cfg, "projects")
+	skip := map[string]bool{}
+	for _, name := range []string{"projects", "temps", "procs"} {
+		skip[filepath.Join(sw.cfg, name)] = true
+	}
 	out := map[string]string{}
 	for _, root := range sw.roots() {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if p == skip {
+			if skip[p] {
 				return filepath.SkipDir
 			}
 			if err != nil {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +31,27 @@ func (w *world) terminal(args ...string) *terminal {
 	if out, err := exec.Command("tmux", tmux...).CombinedOutput(); err != nil {
 		w.t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	w.t.Cleanup(func() { exec.Command("tmux", "-L", term.socket, "kill-server").Run() })
+	pid := term.panePID()
+	w.t.Cleanup(func() {
+		exec.Command("tmux", "-L", term.socket, "kill-server").Run()
+		// ponder writes its last records as it exits; the test's
+		// temporary directories are removed only once it has.
+		if pid > 0 {
+			waitGone(w.t, pid, "ponder in the terminal")
+		}
+	})
 	return term
+}
+
+// panePID is the process id of the program in the terminal's pane (ponder,
+// once env has run it), or 0 when tmux cannot say.
+func (term *terminal) panePID() int {
+	out, err := exec.Command("tmux", "-L", term.socket, "display-message", "-p", "-t", "0", "#{pane_pid}").Output()
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return pid
 }
 
 // screen returns what the terminal shows.

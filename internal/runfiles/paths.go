@@ -8,9 +8,11 @@ import (
 
 // ConfigRecords are the entries of ponder's config directory that ponder
 // itself appends to while it works (transcripts, file history, to-do
-// lists, plans, team mailboxes and logs). Everything else there
-// (settings.json, trust.json, agents, commands, skills) decides what runs.
-var ConfigRecords = []string{"projects", "file-history", "todos", "plans", "teams"}
+// lists, plans, team mailboxes and logs, the notes of its temporary files
+// and running commands, and the key that names its temporary files).
+// Everything else there (settings.json, trust.json, agents, commands,
+// skills) decides what runs.
+var ConfigRecords = []string{"projects", "file-history", "todos", "plans", "teams", "temps", "procs", "tempname.key"}
 
 // Path is one concrete path to hold read-only.
 type Path struct {
