@@ -23,6 +23,7 @@ var slashCommands = []slashCommand{
 	{"/rewind", "", "put files and conversation back to before a turn"},
 	{"/model", "[name]", "show or change the model"},
 	{"/todos", "", "show the todo list"},
+	{"/diff", "", "show the changes ponder made in this session"},
 	{"/mcp", "", "show the MCP servers, their state and tools"},
 	{"/help", "", "keys and commands"},
 	{"/exit", "", "quit ponder"},
@@ -145,6 +146,8 @@ func (m *Model) command(line string) tea.Cmd {
 			items, err := a.Todos()
 			return todosLoaded{items, err}
 		}
+	case "/diff":
+		return m.diffCommand()
 	case "/mcp":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: mcpText(m.app.MCPServers())})
 	case "/help":

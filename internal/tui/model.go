@@ -200,6 +200,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case todosLoaded:
 		m.showTodos(msg)
 		return m, nil
+	case itemMsg:
+		m.conv.add(msg.it)
+		m.scroll = 0
+		return m, nil
 	case rewound:
 		m.showRewound(msg)
 		return m, nil

@@ -66,6 +66,7 @@ type editPlan struct {
 	count   int    // replacements made
 	first   int    // byte offset of the first replacement in content
 	newText string // the replacement as written (line endings adjusted)
+	before  string // the file's contents before the edit
 }
 
 func (c *editCall) plan(ctx context.Context) (*editPlan, error) {
@@ -109,7 +110,7 @@ func (c *editCall) planFrom(read func() ([]byte, error)) (*editPlan, error) {
 		return nil, fmt.Errorf("old_string occurs %d times in %s (at lines %s). Include more surrounding lines in old_string so that it matches only the place you mean, or set replace_all to true to change every occurrence",
 			n, c.path, matchLines(content, old, 10))
 	}
-	p := &editPlan{count: n, newText: repl, first: strings.Index(content, old)}
+	p := &editPlan{count: n, newText: repl, first: strings.Index(content, old), before: content}
 	if c.all {
 		p.content = strings.ReplaceAll(content, old, repl)
 	} else {
@@ -147,6 +148,7 @@ func (c *editCall) Run(ctx context.Context) tool.Result {
 	return tool.Result{
 		Content: fmt.Sprintf("Edited %s. %s:\n%s", c.path, what, editSnippet(p)),
 		Summary: fmt.Sprintf("Edited file, %s", plural(p.count, "replacement")),
+		Diff:    madeDiff(c.env, c.path, p.before, p.content),
 	}
 }
 
