@@ -182,7 +182,7 @@ func (a *App) finish(ctx context.Context, res agent.Result, err error) (TurnResu
 		approval := planmode.Approval{Plan: plan, PlanFile: a.plan.PlanFile("")}
 		a.mu.Lock()
 		if a.approved != nil {
-			approval.Model, approval.Granted = a.approved.Model, a.approved.Granted
+			approval.Model, approval.Granted, approval.Notes = a.approved.Model, a.approved.Granted, a.approved.Notes
 		}
 		a.mu.Unlock()
 		main := a.clearConversation()
