@@ -126,7 +126,7 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 	}
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
-	turn := a.beginTurn(main, text)
+	turn := a.beginTurn(main, text, typed)
 	input := append([]llm.Block{llm.TextBlock(a.withTeamMessages(text))}, a.attach(ctx, mentioned)...)
 	input = append(input, extra...)
 	res, err := main.RunBlocks(ctx, input)

@@ -31,3 +31,41 @@ func TestInterfaceShowsTheChangeOfEachEditAndTheSessionDiff(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// A /plan <task> turn rewound comes back as the command, in the mode
+// before it: sending it again plans again.
+func TestInterfaceRewindOfAPlanTurnPlansAgain(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, writePlan(fakemodel.Match{LastUser: "add a greeting"}), exitPlan, implement("approved your plan"), finished,
+			fakemodel.Reply{Name: "plan again", When: fakemodel.Match{LastUser: "add a greeting"}, Text: "Planning again."})
+		term := w.terminal()
+		term.waitFor("default mode", func(s string) bool { return strings.Contains(statusLine(s), "default") })
+		term.typeText("/plan add a greeting")
+		term.send("Enter")
+		term.waitText("Ready to code?")
+		term.send("Enter")
+		term.waitText("Implemented the plan.")
+		if w.read("hello.txt") != "hello\n" {
+			t.Fatal("the implementation did not write")
+		}
+		term.typeText("/rewind")
+		term.send("Enter")
+		term.waitText("Rewind to before a turn")
+		term.send("Enter")
+		term.waitText("Restore files and conversation")
+		term.send("Enter")
+		s := term.waitText("> /plan add a greeting")
+		if !strings.Contains(statusLine(s), "default") {
+			t.Fatalf("the mode is not back to default:\n%s", s)
+		}
+		if w.read("hello.txt") != "<missing>" {
+			t.Fatal("the rewind left the implementation's file")
+		}
+		term.send("Enter")
+		s = term.waitText("Planning again.")
+		if !strings.Contains(statusLine(s), "plan mode") {
+			t.Fatalf("sending it again did not plan:\n%s", s)
+		}
+		w.allUsed()
+	})
+}
