@@ -69,3 +69,38 @@ func TestInterfaceRewindOfAPlanTurnPlansAgain(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// /init looks at the repository and writes an AGENTS.md draft, whose
+// write asks like any other edit.
+func TestInterfaceInitDraftsAgentsFileWithApproval(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "look", When: fakemodel.Match{LastUser: "first draft of AGENTS.md"}, ToolCalls: []fakemodel.ToolCall{
+				{Name: "Read", Input: map[string]any{"file_path": "README.md"}}}},
+			fakemodel.Reply{Name: "draft", When: fakemodel.Match{ToolResult: "A greeter"}, ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", Input: map[string]any{"file_path": "AGENTS.md", "content": "# Agents\n\nBuild with go build.\n"}}}},
+			fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: "AGENTS.md ("}, Text: "Drafted AGENTS.md."},
+		)
+		w.write("README.md", "A greeter.\n")
+		term := w.terminal()
+		s := term.waitText("a coding agent that plans before it changes your code")
+		if !strings.Contains(s, "Mode: default") || !strings.Contains(s, "shift+tab") {
+			t.Fatalf("first screen:\n%s", s)
+		}
+		term.typeText("/init")
+		term.send("Enter")
+		s = term.waitText("Allow this change?")
+		if !strings.Contains(s, "Write AGENTS.md") || !strings.Contains(s, "+# Agents") {
+			t.Fatalf("the draft's write is not asked with its diff:\n%s", s)
+		}
+		if w.read("AGENTS.md") != "<missing>" {
+			t.Fatal("AGENTS.md was written before the user said yes")
+		}
+		term.send("Enter")
+		term.waitText("Drafted AGENTS.md.")
+		if w.read("AGENTS.md") != "# Agents\n\nBuild with go build.\n" {
+			t.Fatalf("AGENTS.md = %q", w.read("AGENTS.md"))
+		}
+		w.allUsed()
+	})
+}

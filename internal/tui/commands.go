@@ -24,6 +24,10 @@ var slashCommands = []slashCommand{
 	{"/model", "[name]", "show or change the model"},
 	{"/todos", "", "show the todo list"},
 	{"/diff", "", "show the changes ponder made in this session"},
+	{"/init", "", "write an AGENTS.md draft from a look at the repository"},
+	{"/context", "", "show how much of the context window is used"},
+	{"/permissions", "", "list the permission rules in force and their sources"},
+	{"/status", "", "show the session, model, mode and sandbox"},
 	{"/mcp", "", "show the MCP servers, their state and tools"},
 	{"/help", "", "keys and commands"},
 	{"/exit", "", "quit ponder"},
@@ -148,6 +152,14 @@ func (m *Model) command(line string) tea.Cmd {
 		}
 	case "/diff":
 		return m.diffCommand()
+	case "/init":
+		return m.initCommand(line)
+	case "/context":
+		return m.infoCommand(func(a *app.App) string { return a.ContextUse().Summary() })
+	case "/permissions":
+		return m.infoCommand(func(a *app.App) string { return a.PermissionsSummary() })
+	case "/status":
+		return m.infoCommand(statusText)
 	case "/mcp":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: mcpText(m.app.MCPServers())})
 	case "/help":
@@ -231,12 +243,12 @@ func helpText(custom []slashCommand) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range slashCommands {
-		fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+		fmt.Fprintf(&b, "  %-12s %-20s %s\n", c.name, c.args, c.help)
 	}
 	if len(custom) > 0 {
 		b.WriteString("Custom commands:\n")
 		for _, c := range custom {
-			fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+			fmt.Fprintf(&b, "  %-12s %-20s %s\n", c.name, c.args, c.help)
 		}
 	}
 	b.WriteString("Keys:\n")
