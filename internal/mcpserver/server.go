@@ -66,7 +66,7 @@ func Serve(ctx context.Context, o Options) error {
 		Description: askDoc,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &notTrue},
 	}, s.ask)
-	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.Stdin), Writer: nopWriteCloser{o.Stdout}})
+	err := run(ctx, srv, &mcp.IOTransport{Reader: io.NopCloser(o.Stdin), Writer: nopWriteCloser{o.Stdout}})
 	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil
 	}
