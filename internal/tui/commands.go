@@ -28,7 +28,7 @@ var slashCommands = []slashCommand{
 	{"/context", "", "show how much of the context window is used"},
 	{"/permissions", "", "list the permission rules in force and their sources"},
 	{"/status", "", "show the session, model, mode and sandbox"},
-	{"/mcp", "", "show the MCP servers, their state and tools"},
+	{"/mcp", "", "show the MCP servers and their tools; mark a tool read-only"},
 	{"/help", "", "keys and commands"},
 	{"/exit", "", "quit ponder"},
 }
@@ -161,7 +161,7 @@ func (m *Model) command(line string) tea.Cmd {
 	case "/status":
 		return m.infoCommand(statusText)
 	case "/mcp":
-		m.conv.add(&item{kind: itemNotice, title: "info", text: mcpText(m.app.MCPServers())})
+		m.openMCP()
 	case "/help":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands()) + m.skillsHelp()})
 	case "/exit", "/quit":

@@ -204,6 +204,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.conv.add(msg.it)
 		m.scroll = 0
 		return m, nil
+	case markRequest:
+		return m, markCmd(m.app, msg.name)
+	case mcpMarked:
+		if d, ok := m.activeDialog().(*mcpDialog); ok {
+			d.marked(msg)
+		}
+		return m, nil
 	case rewound:
 		m.showRewound(msg)
 		return m, nil
