@@ -50,6 +50,8 @@ func (t teammateAsker) Ask(ctx context.Context, q permission.Question) (permissi
 			return permission.Answer{Option: event.OptionApprove}, nil
 		}
 		return permission.Answer{}, t.a.requestApproval(ctx, q)
+	case permission.AskToolUse:
+		return t.a.askLead(ctx, q)
 	}
 	return permission.Answer{}, permission.ErrNoAnswerer
 }

@@ -386,7 +386,7 @@ func (d *approvalDialog) view(width, height int) string {
 		d.body.show(d.cursorRow())
 	}
 	body := d.body.view(th, title, inner, max(3, height-fixed))
-	return compactFrame(th, "Ready to code? Here is ponder's plan", body+"\n"+restText, width)
+	return compactFrame(th, approvalTitle(d.q.AgentID), body+"\n"+restText, width)
 }
 
 // permissionLines list what the plan asks to be granted.
