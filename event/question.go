@@ -80,6 +80,10 @@ type Question struct {
 	// Models are the models the implementation may be given (the first
 	// is the one in use).
 	Models []string `json:"models,omitempty"`
+	// TeamRequestID, for a teammate's plan (AgentID "teammate:NAME"),
+	// is the request_id of its plan_approval_request in the team's
+	// mailbox, which the lead's SendMessage answer names too.
+	TeamRequestID string `json:"team_request_id,omitempty"`
 
 	// For AskUser: the model's questions.
 	Questions []UserQuestion `json:"questions,omitempty"`

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -66,6 +67,49 @@ func TestStreamJSONHostAnswersATeammatesQuestion(t *testing.T) {
 		})
 		if w.read("note.txt") != "from bob\n" {
 			t.Fatalf("note.txt = %q", w.read("note.txt"))
+		}
+		s.close()
+	})
+}
+
+// A stream-json host sends a teammate's plan back with feedback, and the
+// teammate's model gets the feedback; the request names the team's
+// request id.
+func TestStreamJSONHostRejectsATeammatesPlanWithFeedback(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		const leadTask, aliceTask = "LEAD REJECT: start alice", "ALICE REJECT TASK: plan the note"
+		lead := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = leadTask; return m }
+		alice := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = aliceTask; return m }
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "lead starts alice", When: lead(fakemodel.Match{LastUser: leadTask}), ToolCalls: tools(
+				call{Name: "SpawnTeammate", Input: map[string]any{"name": "alice", "prompt": aliceTask, "plan_mode_required": true}})},
+			fakemodel.Reply{Name: "lead done", When: lead(fakemodel.Match{}), Text: "LEADTEXT waiting.", Times: -1},
+			fakemodel.Reply{Name: "alice plans", When: alice(fakemodel.Match{LastUser: aliceTask}), ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", InputFunc: func(r *fakemodel.Request) any {
+					return map[string]any{"file_path": planPath(r), "content": "# alice plan\n\nWrite note.txt.\n"}
+				}}, {Name: "ExitPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "alice revises", When: alice(fakemodel.Match{ToolResult: "ALSO A TEST"}), Text: "ALICE will add a test.", Times: -1},
+			fakemodel.Reply{Name: "alice idles", When: alice(fakemodel.Match{}), Text: "alice idle", Times: -1},
+		)
+		s := w.start("--team", "core")
+		s.say(leadTask)
+		req := s.control("plan_exit")
+		body := req["request"].(map[string]any)
+		if body["agent_id"] != "teammate:alice" || body["team_request_id"] == nil || body["team_request_id"] == "" {
+			t.Fatalf("the host's question: %v", body)
+		}
+		s.answer(req, map[string]any{"option": "reject", "feedback": "ALSO A TEST"})
+		found := false
+		for i := 0; i < 200 && !found; i++ {
+			s.next("alice's next state", func(m map[string]any) bool { return m["event"] == "teammate_state" && m["name"] == "alice" })
+			for _, r := range w.srv.Requests() {
+				if strings.Contains(r.FirstUser().Text, aliceTask) && strings.Contains(fmt.Sprint(r.LastUser()), "ALSO A TEST") {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Fatal("alice's model never got the feedback")
 		}
 		s.close()
 	})
