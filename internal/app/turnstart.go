@@ -42,13 +42,18 @@ func (a *App) turnStart(typed string) checkpoint.Start {
 	return checkpoint.Start{Mode: string(a.plan.Mode())}
 }
 
-// restoreTurnMode puts the session back in the mode start records,
+// restoreTurnMode puts the session back in the mode start records
+// (unless a headless run names its mode on the command line),
 // through SetMode (whose guard and ceiling have the last word), and
 // returns the mode it is in afterwards when that changed ("" when
 // nothing was recorded or nothing changed).
 func (a *App) restoreTurnMode(start checkpoint.Start) string {
 	want := permission.Mode(start.Mode)
 	if want == "" || want == a.plan.Mode() {
+		return ""
+	}
+	if a.opts.Mode != "" && !a.opts.Interactive {
+		// A headless run's --permission-mode says the mode to go on in.
 		return ""
 	}
 	ch := a.plan.SetMode(want, planmode.ViaRewind)
