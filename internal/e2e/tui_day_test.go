@@ -104,3 +104,35 @@ func TestInterfaceInitDraftsAgentsFileWithApproval(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// /init is ponder's own command headless runs know too: its prompt goes
+// to the model, and the draft's write meets the mode's rules.
+func TestHeadlessInitDraftsAgentsFile(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "draft", When: fakemodel.Match{LastUser: "first draft of AGENTS.md"}, ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", Input: map[string]any{"file_path": "AGENTS.md", "content": "# Agents\n"}}}},
+			fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: "AGENTS.md"}, Text: "Drafted."},
+		)
+		o := w.mustRun(0, "", "-p", "/init", "--output-format", "json")
+		if res := lastResult(t, o.stdout); res["result"] != "Drafted." {
+			t.Fatalf("result %v", res)
+		}
+		// Nobody was there to say yes: the write was refused.
+		if w.read("AGENTS.md") != "<missing>" {
+			t.Fatal("the draft was written without a yes")
+		}
+		w.srv.Add(
+			fakemodel.Reply{Name: "draft again", When: fakemodel.Match{LastUser: "first draft of AGENTS.md"}, ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", Input: map[string]any{"file_path": "AGENTS.md", "content": "# Agents\n"}}}},
+			fakemodel.Reply{Name: "done again", When: fakemodel.Match{ToolResult: "AGENTS.md ("}, Text: "Drafted."},
+		)
+		// AGENTS.md decides what the model is told, so even accept-edits
+		// asks; a rule of the user's lets it through.
+		w.mustRun(0, "", "-p", "/init", "--allowedTools", "Edit(AGENTS.md)")
+		if w.read("AGENTS.md") != "# Agents\n" {
+			t.Fatalf("AGENTS.md = %q", w.read("AGENTS.md"))
+		}
+		w.allUsed()
+	})
+}
