@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/permission"
@@ -30,6 +31,11 @@ func (a *App) teammateAnswerer() permission.Asker {
 func (a *App) askLead(ctx context.Context, q permission.Question) (permission.Answer, error) {
 	t := a.opts.Team
 	if t == nil || t.leadAsk == nil {
+		if s := a.mate; s != nil {
+			s.mu.Lock()
+			s.unasked++
+			s.mu.Unlock()
+		}
 		return permission.Answer{}, permission.ErrNoAnswerer
 	}
 	q.AgentID = "teammate:" + t.Name
@@ -66,4 +72,36 @@ func (a *App) teammateOptionsFor(name string) []event.Option {
 		out = append(out, o)
 	}
 	return out
+}
+
+// takeUnasked returns and clears the count of calls refused for want of
+// an answerer since the last idle message.
+func (s *mateState) takeUnasked() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.unasked
+	s.unasked = 0
+	return n
+}
+
+// withUnasked adds to a teammate's idle summary that calls of its were
+// refused because nobody could say yes to them, so its lead does not see
+// only "idle" when the work could not be done.
+func withUnasked(summary string, n int) string {
+	if n == 0 {
+		return summary
+	}
+	note := fmt.Sprintf("%d %s refused: %s a yes, and nobody can give one to this teammate (approve its plan in acceptEdits, or start it with the rules it needs)",
+		n, plural(n, "call was", "calls were"), plural(n, "it needed", "they needed"))
+	if summary == "" {
+		return note
+	}
+	return summary + " — " + note
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

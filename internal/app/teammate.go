@@ -30,6 +30,9 @@ type mateState struct {
 	ceiling permission.Mode
 	// key checks the lead's answers (nil: none is accepted).
 	key []byte
+	// unasked counts the calls refused since the last idle message
+	// because they needed a yes and nobody could give it.
+	unasked int
 }
 
 // teammateAsker answers a teammate's questions; nobody attends a
@@ -337,6 +340,7 @@ func (a *App) afterMateTurn(ctx context.Context, res TurnResult, err error) {
 	if err != nil {
 		summary = "failed: " + err.Error()
 	}
+	summary = withUnasked(summary, s.takeUnasked())
 	if r := []rune(summary); len(r) > 500 {
 		summary = string(r[:499]) + "…"
 	}

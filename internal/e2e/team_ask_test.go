@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 )
@@ -13,15 +14,20 @@ import (
 // interface and from a stream-json host.
 
 func teammateWriteScript(leadTask, bobTask string) []fakemodel.Reply {
+	return teammateWriteScriptIn(leadTask, bobTask, false)
+}
+
+func teammateWriteScriptIn(leadTask, bobTask string, process bool) []fakemodel.Reply {
 	lead := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = leadTask; return m }
 	bob := func(m fakemodel.Match) fakemodel.Match { m.FirstUser = bobTask; return m }
 	return []fakemodel.Reply{
 		{Name: "lead starts bob", When: lead(fakemodel.Match{LastUser: leadTask}), ToolCalls: tools(
-			call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask}})},
+			call{Name: "SpawnTeammate", Input: map[string]any{"name": "bob", "prompt": bobTask, "process": process}})},
 		{Name: "lead waits", When: lead(fakemodel.Match{ToolResult: "Teammate bob started"}), Text: "LEADTEXT bob is at work."},
 		{Name: "lead notes", When: lead(fakemodel.Match{LastUser: "is idle"}), Text: "LEADTEXT noted.", Times: -1},
 		{Name: "bob writes", When: bob(fakemodel.Match{LastUser: bobTask}), ToolCalls: tools(
 			call{Name: "Write", Input: map[string]any{"file_path": "note.txt", "content": "from bob\n"}})},
+		{Name: "bob refused", When: bob(fakemodel.Match{ToolResult: "nobody can give it"}), Text: "BOBTEXT could not write."},
 		{Name: "bob done", When: bob(fakemodel.Match{ToolResult: "note.txt"}), Text: "BOBTEXT wrote the note."},
 	}
 }
@@ -110,6 +116,28 @@ func TestStreamJSONHostRejectsATeammatesPlanWithFeedback(t *testing.T) {
 		}
 		if !found {
 			t.Fatal("alice's model never got the feedback")
+		}
+		s.close()
+	})
+}
+
+// A teammate process has nobody to say yes: its write is refused, and the
+// lead hears why with its idle message rather than only "idle".
+func TestTeammateProcessTellsTheLeadWhatWasRefused(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		const leadTask, bobTask = "LEAD PROC: start bob", "BOB PROC TASK: write the note"
+		w := newWorld(t, api, teammateWriteScriptIn(leadTask, bobTask, true)...)
+		s := w.start("--team", "core")
+		s.killAfter(60 * time.Second)
+		s.say(leadTask)
+		st := s.next("bob idle", func(m map[string]any) bool {
+			return m["event"] == "teammate_state" && m["name"] == "bob" && m["state"] == "idle"
+		})
+		if sum := fmt.Sprint(st["summary"]); !strings.Contains(sum, "1 call was refused") || !strings.Contains(sum, "nobody can give one") {
+			t.Fatalf("the lead was told %q", sum)
+		}
+		if w.read("note.txt") != "<missing>" {
+			t.Fatal("bob wrote without a yes")
 		}
 		s.close()
 	})
