@@ -145,6 +145,10 @@ type ToolFinished struct {
 	// Answers are the user's answers to an AskUserQuestion call, by
 	// question.
 	Answers map[string]string `json:"answers,omitempty"`
+	// Diff is, for a call that changed a file (Write, Edit), the change
+	// it made as a unified diff ("" when it cannot be shown: a binary or
+	// very large file).
+	Diff string `json:"diff,omitempty"`
 }
 
 // TodoStatus is where a todo item stands.

@@ -21,6 +21,11 @@ const (
 type Option struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
+	// WithNotes is the option as it reads while the user has comments
+	// on lines of the plan, which then go with it (Answer.Annotations):
+	// with an approval to the implementing model as notes, with a
+	// rejection as what to change. "" says it cannot carry them.
+	WithNotes string `json:"with_notes,omitempty"`
 }
 
 // UserQuestion is one question of an AskUserQuestion call.
@@ -75,6 +80,10 @@ type Question struct {
 	// Models are the models the implementation may be given (the first
 	// is the one in use).
 	Models []string `json:"models,omitempty"`
+	// TeamRequestID, for a teammate's plan (AgentID "teammate:NAME"),
+	// is the request_id of its plan_approval_request in the team's
+	// mailbox, which the lead's SendMessage answer names too.
+	TeamRequestID string `json:"team_request_id,omitempty"`
 
 	// For AskUser: the model's questions.
 	Questions []UserQuestion `json:"questions,omitempty"`
@@ -100,7 +109,9 @@ type Answer struct {
 	Feedback   string  `json:"feedback,omitempty"`
 	EditedPlan *string `json:"edited_plan,omitempty"`
 	// Annotations are the user's comments on lines of the plan; they go
-	// with a rejection, which they imply when Option is empty.
+	// with a rejection, which they imply when Option is empty, or with an
+	// approval whose option has WithNotes, as notes for the implementing
+	// model.
 	Annotations []Annotation `json:"annotations,omitempty"`
 	// Model, with an approval, is the model that implements the plan.
 	Model string `json:"model,omitempty"`

@@ -183,7 +183,7 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 // finished is the event that ends a call that was not refused.
 func finished(agentID string, use llm.Block, res tool.Result, took time.Duration) event.ToolFinished {
 	return event.ToolFinished{AgentID: agentID, ID: use.ID, Name: use.Name, Content: res.Content, Summary: res.Summary,
-		IsError: res.IsError, Duration: took, Todos: res.Todos, Answers: res.Answers}
+		IsError: res.IsError, Duration: took, Todos: res.Todos, Answers: res.Answers, Diff: res.Diff}
 }
 
 // gate asks the permission engine about a call, validates calls that are

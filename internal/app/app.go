@@ -204,7 +204,10 @@ type App struct {
 	pending  *session.Pending
 	// approved is what the last approval changed besides the mode (model,
 	// grants), for a conversation cleared to implement it.
-	approved  *planmode.Approval
+	approved *planmode.Approval
+	// planTask is the task /plan was given, for the turn that sends it
+	// (turnstart.go).
+	planTask  *planTask
 	lastState []byte
 	system    string
 	// ownSystem is ponder's own system prompt, before a front end's

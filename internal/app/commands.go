@@ -41,6 +41,7 @@ func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 		}
 		if args != "" && args != "open" {
 			a.plan.SetTaskHint(args)
+			a.notePlanTask(args)
 		}
 		a.plan.SetMode(permission.ModePlan, planmode.ViaSlash)
 		out := PlanOutcome{Message: "Plan mode is on: ponder will explore and write a plan to " + a.plan.PlanFile("") + " before changing anything."}

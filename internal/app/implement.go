@@ -63,6 +63,17 @@ func (i implementer) Implement(model string, rules []string) {
 	a.mu.Unlock()
 }
 
+// KeepNotes keeps the user's notes on the approved plan for an
+// implementation that starts from the plan alone (sessiontool.NoteKeeper).
+func (i implementer) KeepNotes(notes []event.Annotation) {
+	a := i.a
+	a.mu.Lock()
+	if a.approved != nil {
+		a.approved.Notes = notes
+	}
+	a.mu.Unlock()
+}
+
 // CheckModelName returns nil when name can name a model: one word of
 // printable characters, at most 200 bytes.
 func CheckModelName(name string) error {
@@ -130,8 +141,8 @@ func (a *App) CheckPlanAnswer(q event.Question, ans event.Answer) error {
 	if err := sessiontool.CheckGrant(q.Permissions, ans.Grant); err != nil {
 		return err
 	}
-	if len(ans.Annotations) > 0 && ans.Option != "" && ans.Option != event.OptionReject {
-		return fmt.Errorf("annotations send the plan back: answer with option %q (or no option), not %q", event.OptionReject, ans.Option)
+	if len(ans.Annotations) > 0 && ans.Option != "" && !planmode.CarriesNotes(ans.Option) {
+		return fmt.Errorf("the option %q cannot carry comments on lines of the plan", ans.Option)
 	}
 	plan := q.Plan
 	if ans.EditedPlan != nil {

@@ -229,7 +229,7 @@ func (a *App) askFrontEnds(ctx context.Context, r mailbox.PlanApprovalRequest) {
 		defer l.wg.Done()
 		defer cancel()
 		ans, err := a.asker.Ask(ctx, permission.Question{Kind: permission.AskPlanExit, AgentID: "teammate:" + r.From,
-			Plan: r.PlanContent, PlanFile: r.PlanPath, Options: a.teammateOptions()})
+			Plan: r.PlanContent, PlanFile: r.PlanPath, Options: a.teammateOptionsFor(r.From), TeamRequestID: r.RequestID})
 		if err != nil {
 			return
 		}

@@ -38,7 +38,7 @@ func mcpSources(opts Options, cfg *config.Config) ([]config.MCPSource, error) {
 			from = arg
 		}
 		for name, s := range servers {
-			out = replaceSource(out, config.MCPSource{Name: name, Server: s, From: from})
+			out = replaceSource(out, cfg.WithUserMarks(config.MCPSource{Name: name, Server: s, From: from}))
 		}
 	}
 	return out, nil

@@ -41,6 +41,11 @@ type TurnInfo struct {
 	// Conversation says the conversation can be cut back to before
 	// this turn (not after a compaction or a clear since).
 	Conversation bool
+	// Mode is the mode the turn was sent in (for /plan <task>, the one
+	// before the command); Command is the command that sent it ("/plan",
+	// or "" for a prompt typed as it is). "" when not recorded.
+	Mode    string
+	Command string
 }
 
 // RewindResult is what a rewind did.
@@ -48,8 +53,12 @@ type RewindResult struct {
 	Turn                int
 	Files, Conversation bool
 	// Prompt is the prompt of the turn rewound to, for the user to edit
-	// and send again.
-	Prompt string
+	// and send again; Command is the command that sent it ("/plan").
+	Prompt  string
+	Command string
+	// Mode is the mode a rewind of the conversation went back to (the
+	// one the turn was sent in), "" when it did not change it.
+	Mode string
 	// Restored, Removed and Unchanged are files, by path.
 	Restored, Removed, Unchanged []string
 	// Failed are files left alone, each "path: why".
@@ -82,9 +91,9 @@ func (a *App) checkpointStore(tr *session.Transcript) *checkpoint.Store {
 }
 
 // beginTurn starts the checkpoints of a user turn about to be sent to
-// main.
-func (a *App) beginTurn(main *agent.Agent, prompt string) int {
-	return a.checkpoints.Begin(prompt, len(main.History()))
+// main, typed as the user typed it, recording how it was sent.
+func (a *App) beginTurn(main *agent.Agent, prompt, typed string) int {
+	return a.checkpoints.BeginFrom(prompt, len(main.History()), a.turnStart(typed))
 }
 
 // Turns lists the session's turns, oldest first, with what each changed.
@@ -93,7 +102,8 @@ func (a *App) Turns() []TurnInfo {
 	turns := a.checkpoints.Turns()
 	out := make([]TurnInfo, len(turns))
 	for i, t := range turns {
-		info := TurnInfo{N: t.N, Prompt: t.Prompt, Time: t.Time, Conversation: promptAt(hist, t.Keep, t.Prompt)}
+		info := TurnInfo{N: t.N, Prompt: t.Prompt, Time: t.Time, Conversation: promptAt(hist, t.Keep, t.Prompt),
+			Mode: t.Start.Mode, Command: t.Start.Via}
 		for _, f := range t.Files {
 			info.Files = append(info.Files, f.Path)
 		}
@@ -152,7 +162,7 @@ func (a *App) Rewind(n int, what string) (RewindResult, error) {
 	if !ok {
 		return res, &UsageError{Msg: fmt.Sprintf("there is no turn %d to rewind to (see /rewind for the turns)", n)}
 	}
-	res.Prompt = t.Prompt
+	res.Prompt, res.Command = t.Prompt, t.Start.Via
 	if res.Files {
 		if err := a.rewindMayWrite(n); err != nil {
 			return res, err
@@ -191,6 +201,9 @@ func (a *App) Rewind(n int, what string) (RewindResult, error) {
 		}
 	}
 	a.checkpoints.Rewound(n, res.Files, res.Conversation, t.Keep)
+	if res.Conversation {
+		res.Mode = a.restoreTurnMode(t.Start)
+	}
 	return res, a.log.Sync()
 }
 
@@ -199,6 +212,9 @@ func (r RewindResult) Summary() string {
 	var b strings.Builder
 	what := map[[2]bool]string{{true, true}: "files and conversation", {true, false}: "files", {false, true}: "conversation"}[[2]bool{r.Files, r.Conversation}]
 	fmt.Fprintf(&b, "Rewound the %s to before turn %d.", what, r.Turn)
+	if r.Mode != "" {
+		fmt.Fprintf(&b, " Mode: %s again, as when the turn was sent.", permission.Mode(r.Mode).Title())
+	}
 	list := func(label string, items []string) {
 		if len(items) > 0 {
 			fmt.Fprintf(&b, "\n%s: %s", label, strings.Join(items, "; "))

@@ -126,7 +126,7 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 	}
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
-	turn := a.beginTurn(main, text)
+	turn := a.beginTurn(main, text, typed)
 	input := append([]llm.Block{llm.TextBlock(a.withTeamMessages(text))}, a.attach(ctx, mentioned)...)
 	input = append(input, extra...)
 	res, err := main.RunBlocks(ctx, input)
@@ -182,7 +182,7 @@ func (a *App) finish(ctx context.Context, res agent.Result, err error) (TurnResu
 		approval := planmode.Approval{Plan: plan, PlanFile: a.plan.PlanFile("")}
 		a.mu.Lock()
 		if a.approved != nil {
-			approval.Model, approval.Granted = a.approved.Model, a.approved.Granted
+			approval.Model, approval.Granted, approval.Notes = a.approved.Model, a.approved.Granted, a.approved.Notes
 		}
 		a.mu.Unlock()
 		main := a.clearConversation()

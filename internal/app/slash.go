@@ -17,7 +17,8 @@ import (
 
 // builtinCommands are the names the interface keeps for itself; no file
 // may take them.
-var builtinCommands = []string{"plan", "clear", "compact", "resume", "rewind", "model", "todos", "help", "exit", "quit"}
+var builtinCommands = []string{"plan", "clear", "compact", "resume", "rewind", "model", "todos", "help", "exit", "quit",
+	"diff", "init", "context", "permissions", "status"}
 
 // CommandInfo describes a custom slash command to front ends.
 type CommandInfo struct {
@@ -65,6 +66,9 @@ func (a *App) command(line string) (cmdCall, bool) {
 	name, args, ok := commands.Split(line)
 	if !ok {
 		return cmdCall{}, false
+	}
+	if name == initCommand.Name {
+		return cmdCall{initCommand, args}, true
 	}
 	for _, c := range a.commands {
 		if c.Name == name {

@@ -37,6 +37,10 @@ type TeamOptions struct {
 	// leadMode, for a teammate in its lead's process, reads the lead's
 	// mode at each change of the teammate's.
 	leadMode func() permission.Mode
+	// leadAsk, for a teammate in its lead's process whose lead has
+	// someone to answer, puts the teammate's permission questions to
+	// the lead's answerer (team_ask.go).
+	leadAsk permission.Asker
 }
 
 // member is this session's place in a team: its mailbox, and the record

@@ -79,7 +79,7 @@ func TestFrontEndAnswerWinsOverModel(t *testing.T) {
 			q = e.Question
 		}
 	}
-	if q.AgentID != "teammate:alice" || q.Plan != "# plan\n" {
+	if q.AgentID != "teammate:alice" || q.Plan != "# plan\n" || q.TeamRequestID != id {
 		t.Fatalf("the front end was asked %+v", q)
 	}
 	if !a.Answer(q.ID, event.Answer{Option: event.OptionReject, Feedback: "smaller steps"}) {

@@ -103,7 +103,7 @@ func (t teamTools) SpawnTeammate(ctx context.Context, s teamtool.Spawn) (string,
 		ExploreModel: o.ExploreModel, PlanModel: o.PlanModel, Mode: s.Mode, Trust: o.Trust, RememberedTrust: o.RememberedTrust,
 		Allowed: o.Allowed, Disallowed: o.Disallowed, Tools: o.Tools, HTTPClient: o.HTTPClient, LLM: o.LLM, Now: o.Now, Sandbox: a.sandbox,
 		Team: &TeamOptions{Team: l.m.team, Name: s.Name, PlanModeRequired: s.PlanModeRequired, Mailbox: l.m.setting,
-			LeadMode: string(lead), leadMode: a.plan.Mode}}
+			LeadMode: string(lead), leadMode: a.plan.Mode, leadAsk: a.teammateAnswerer()}}
 	mate, err := New(topts)
 	if err != nil {
 		return "", err

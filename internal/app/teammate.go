@@ -30,6 +30,9 @@ type mateState struct {
 	ceiling permission.Mode
 	// key checks the lead's answers (nil: none is accepted).
 	key []byte
+	// unasked counts the calls refused since the last idle message
+	// because they needed a yes and nobody could give it.
+	unasked int
 }
 
 // teammateAsker answers a teammate's questions; nobody attends a
@@ -50,6 +53,8 @@ func (t teammateAsker) Ask(ctx context.Context, q permission.Question) (permissi
 			return permission.Answer{Option: event.OptionApprove}, nil
 		}
 		return permission.Answer{}, t.a.requestApproval(ctx, q)
+	case permission.AskToolUse:
+		return t.a.askLead(ctx, q)
 	}
 	return permission.Answer{}, permission.ErrNoAnswerer
 }
@@ -335,6 +340,7 @@ func (a *App) afterMateTurn(ctx context.Context, res TurnResult, err error) {
 	if err != nil {
 		summary = "failed: " + err.Error()
 	}
+	summary = withUnasked(summary, s.takeUnasked())
 	if r := []rune(summary); len(r) > 500 {
 		summary = string(r[:499]) + "…"
 	}

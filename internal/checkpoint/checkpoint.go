@@ -44,6 +44,16 @@ type Turn struct {
 	Files []File
 	// Commands are shell commands that ran outside the sandbox.
 	Commands []Command
+	// Start is how the turn was sent, to send it again after a rewind.
+	Start Start
+}
+
+// Start is how a turn was sent: the mode the session was in and the
+// command that sent the prompt ("/plan" for /plan <task>, whose mode is
+// the one before the command; "" for a prompt typed as it is).
+type Start struct {
+	Mode string
+	Via  string
 }
 
 // File is a file's state before a turn changed it.
@@ -101,7 +111,7 @@ func (s *Store) Replay(entries []session.Entry) {
 		s.last = max(s.last, c.Turn)
 		switch e.Type {
 		case session.TypeTurn:
-			s.turns = append(s.turns, &Turn{N: c.Turn, Prompt: c.Prompt, Keep: c.Keep, Time: e.Time})
+			s.turns = append(s.turns, &Turn{N: c.Turn, Prompt: c.Prompt, Keep: c.Keep, Time: e.Time, Start: Start{Mode: c.Mode, Via: c.Via}})
 		case session.TypeCheckpoint:
 			t := s.find(c.Turn)
 			if t == nil {
@@ -143,18 +153,23 @@ func (s *Store) drop(n int) {
 // Begin starts a new turn for prompt, keep messages into the
 // conversation, and returns its number.
 func (s *Store) Begin(prompt string, keep int) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.beginLocked(prompt, keep)
+	return s.BeginFrom(prompt, keep, Start{})
 }
 
-func (s *Store) beginLocked(prompt string, keep int) int {
+// BeginFrom is Begin for a turn sent as start says.
+func (s *Store) BeginFrom(prompt string, keep int, start Start) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.beginLocked(prompt, keep, start)
+}
+
+func (s *Store) beginLocked(prompt string, keep int, start Start) int {
 	s.last++
-	t := &Turn{N: s.last, Prompt: prompt, Keep: keep, Time: s.now()}
+	t := &Turn{N: s.last, Prompt: prompt, Keep: keep, Time: s.now(), Start: start}
 	s.turns = append(s.turns, t)
 	s.current = t
 	s.seen = map[string]bool{}
-	s.record(session.TypeTurn, &session.Checkpoint{Turn: t.N, Prompt: prompt, Keep: keep})
+	s.record(session.TypeTurn, &session.Checkpoint{Turn: t.N, Prompt: prompt, Keep: keep, Mode: start.Mode, Via: start.Via})
 	return t.N
 }
 
@@ -162,7 +177,7 @@ func (s *Store) beginLocked(prompt string, keep int) int {
 // none. The caller holds s.mu.
 func (s *Store) currentLocked() *Turn {
 	if s.current == nil {
-		s.beginLocked("", -1)
+		s.beginLocked("", -1, Start{})
 	}
 	return s.current
 }

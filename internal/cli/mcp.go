@@ -49,8 +49,11 @@ func newMCPListCmd(io IO) *cobra.Command {
 		Long: `list starts every MCP server a session in this folder would start (from your
 settings, a trusted project's settings and .mcp.json, and --mcp-config),
 shows whether it connected and which tools it offers, then stops them.
-Tools marked read-only may be used in plan mode; the others ask first
-(or are refused in plan mode).`,
+Beside ponder's mark of each tool (read-only tools may be used in plan
+mode; the others ask first, or are refused in plan mode) is what the
+server claims (its readOnlyHint), which ponder shows but never trusts:
+mark a tool read-only in your settings ("tools": {"name": "readOnly"}),
+or with r in the interface's /mcp.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := app.Options{Trust: trust, RememberedTrust: true}
@@ -100,13 +103,17 @@ func printMCP(io IO, servers []event.MCPServer) {
 			if name == "" {
 				name = t.Remote
 			}
+			claim := "server claims: nothing"
+			if t.Annotated {
+				claim = "server claims: read-only"
+			}
 			switch {
 			case t.Skipped != "":
 				fmt.Fprintf(tw, "  %s\tnot offered: %s\n", name, t.Skipped)
 			case t.ReadOnly:
-				fmt.Fprintf(tw, "  %s\tread-only (plan mode too)\n", name)
+				fmt.Fprintf(tw, "  %s\tponder: read-only (plan mode too)\t%s\n", name, claim)
 			default:
-				fmt.Fprintf(tw, "  %s\tmay change things (asks; not in plan mode)\n", name)
+				fmt.Fprintf(tw, "  %s\tponder: may change things (asks; not in plan mode)\t%s\n", name, claim)
 			}
 		}
 		tw.Flush()

@@ -219,13 +219,21 @@ func readProjectMCP(projectDir string) (*Layer, error) {
 // came from (a later file's definition of a name replaces an earlier
 // one's), sorted by name. Untrusted projects' layers are narrowed already
 // and name none.
+//
+// An entry of the user's that has only marks (no command, url or type)
+// defines nothing: it marks the tools of the server of that name defined
+// elsewhere (see mcpmarks.go).
 func (c *Config) MCPServers() []MCPSource {
 	byName := map[string]MCPSource{}
 	for _, l := range c.Layers {
 		for name, s := range l.Settings.MCPServers {
+			if l.Scope == ScopeUser && marksOnly(s) {
+				continue
+			}
 			byName[name] = MCPSource{Name: name, Server: s, From: l.File}
 		}
 	}
+	c.applyUserMarks(byName)
 	out := make([]MCPSource, 0, len(byName))
 	for _, n := range sortedKeys(byName) {
 		out = append(out, byName[n])

@@ -531,7 +531,7 @@ func TestMCPInTheInterface(t *testing.T) {
 	term.typeText("/mcp")
 	term.send("Enter")
 	s := term.waitText("mcp__demo__lookup")
-	for _, want := range []string{"demo: connected", "read-only, also in plan mode", "broken: failed"} {
+	for _, want := range []string{"demo: connected", "read-only, plan mode too", "broken: failed"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("/mcp lacks %q:\n%s", want, s)
 		}

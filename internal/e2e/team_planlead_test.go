@@ -190,7 +190,7 @@ func TestTeamPlanLeadKeepsTeammatePlanning(t *testing.T) {
 
 		host.say(leadTask)
 		req := host.control("plan_exit")
-		if r, _ := req["request"].(map[string]any); r["agent_id"] != "teammate:carl" {
+		if r, _ := req["request"].(map[string]any); r["agent_id"] != "teammate:carl" || r["team_request_id"] == nil || r["team_request_id"] == "" {
 			t.Fatalf("the host was asked %v; want carl's plan", r)
 		}
 		mate.next("carl waiting", isEvent("teammate_state", map[string]any{"state": "awaiting_approval"}))

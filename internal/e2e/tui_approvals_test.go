@@ -57,7 +57,7 @@ func TestInterfaceAnnotateReviseApproveWithModelAndGrant(t *testing.T) {
 	term.send("Enter")
 	term.waitText("✎ say bonjour too")
 	term.send("Escape")
-	term.waitText("send my 1 comment")
+	term.waitText("send my comments")
 	term.send("4")
 	term.waitText("what should change in the plan?")
 	term.send("Enter")

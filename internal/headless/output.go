@@ -399,6 +399,9 @@ func controlRequest(q event.Question) map[string]any {
 		req["plan"] = q.Plan
 		req["plan_file"] = q.PlanFile
 		req["options"] = q.Options
+		if q.TeamRequestID != "" {
+			req["team_request_id"] = q.TeamRequestID
+		}
 	case event.AskUser:
 		req["questions"] = q.Questions
 	}

@@ -42,6 +42,9 @@ func sdkControlRequest(q event.Question) map[string]any {
 		req["decision_reason"] = "The plan needs approval before ponder leaves plan mode."
 		req["plan_file"] = q.PlanFile
 		req["options"] = q.Options
+		if q.TeamRequestID != "" {
+			req["team_request_id"] = q.TeamRequestID
+		}
 		req["permission_suggestions"] = []any{
 			map[string]any{"type": "setMode", "mode": event.ModeAcceptEdits, "destination": "session"},
 			map[string]any{"type": "setMode", "mode": event.ModeDefault, "destination": "session"},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -102,10 +103,12 @@ func (s *server) newTool(t *mcp.Tool, seen map[string]bool) (*mcpTool, ToolInfo)
 		doc = t.Title
 	}
 	doc = clip(strings.ToValidUTF8(doc, "?"), maxDescription)
-	return &mcpTool{
+	mt := &mcpTool{
 		Meta:   tool.Meta{ToolName: name, ToolKind: permission.KindExternal, Doc: doc, InputSchema: schema, Parallel: info.ReadOnly},
-		server: s, remote: t.Name, readOnly: info.ReadOnly,
-	}, info
+		server: s, remote: t.Name,
+	}
+	mt.readOnly.Store(info.ReadOnly)
+	return mt, info
 }
 
 // claimsReadOnly reports whether annotations say the tool only reads: a
@@ -175,14 +178,16 @@ func inputSchema(in any) (json.RawMessage, string) {
 // mcpTool is one tool of a server, as the model sees it.
 type mcpTool struct {
 	tool.Meta
-	server   *server
-	remote   string
-	readOnly bool
+	server *server
+	remote string
+	// readOnly is the user's mark; the user may give it while the
+	// session runs (Manager.MarkReadOnly).
+	readOnly atomic.Bool
 }
 
 // ReadOnly says whether the tool counts as read-only (tool.ReadOnlyMarker):
 // the user's settings said so, and no host has said to ask first.
-func (t *mcpTool) ReadOnly() bool { return t.readOnly && t.server.hostSay(t.remote) == "" }
+func (t *mcpTool) ReadOnly() bool { return t.readOnly.Load() && t.server.hostSay(t.remote) == "" }
 
 // Prepare takes the input as the arguments of the call; it must be a
 // JSON object (or nothing).

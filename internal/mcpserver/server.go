@@ -82,7 +82,7 @@ func Serve(ctx context.Context, o Options) error {
 	}, s.ask)
 	out := jsonrpcline.NewWriter(o.Stdout)
 	in := jsonrpcline.NewFilter(o.Stdin, out, o.Log, MaxMessage)
-	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	err := run(ctx, srv, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
 	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil
 	}

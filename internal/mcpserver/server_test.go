@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,8 +30,15 @@ func planFile(r *fakemodel.Request) string {
 }
 
 // connect serves ponder over pipes to a Go SDK client that records the
-// notifications it gets.
+// notifications it gets, with the log level at debug.
 func connect(t *testing.T, opts app.Options) (*mcp.ClientSession, *notes) {
+	t.Helper()
+	return connectAt(t, opts, "debug")
+}
+
+// connectAt is connect with the client setting the log level to level,
+// or not at all when level is "".
+func connectAt(t *testing.T, opts app.Options, level mcp.LoggingLevel) (*mcp.ClientSession, *notes) {
 	t.Helper()
 	cin, sout := io.Pipe()
 	sin, cout := io.Pipe()
@@ -62,8 +70,10 @@ func connect(t *testing.T, opts app.Options) (*mcp.ClientSession, *notes) {
 			t.Error("Serve did not return after the client left")
 		}
 	})
-	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
-		t.Fatal(err)
+	if level != "" {
+		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: level}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return cs, n
 }
@@ -72,6 +82,8 @@ type notes struct {
 	mu     sync.Mutex
 	events []string
 	prog   int
+	// more is closed and replaced at each event, for waiters.
+	more chan struct{}
 }
 
 func (n *notes) add(e any) {
@@ -79,6 +91,34 @@ func (n *notes) add(e any) {
 	defer n.mu.Unlock()
 	if s, ok := e.(string); ok {
 		n.events = append(n.events, s)
+	}
+	if n.more != nil {
+		close(n.more)
+		n.more = nil
+	}
+}
+
+// wait waits until an event of kind has arrived (notifications reach
+// the client's handler apart from the call's answer), and reports
+// whether it did within ten seconds.
+func (n *notes) wait(kind string) bool {
+	deadline := time.After(10 * time.Second)
+	for {
+		n.mu.Lock()
+		if slices.Contains(n.events, kind) {
+			n.mu.Unlock()
+			return true
+		}
+		if n.more == nil {
+			n.more = make(chan struct{})
+		}
+		more := n.more
+		n.mu.Unlock()
+		select {
+		case <-more:
+		case <-deadline:
+			return false
+		}
 	}
 }
 

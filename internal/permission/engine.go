@@ -130,6 +130,9 @@ type Engine struct {
 	// settingsFiles are ponder's settings files outside the project (the
 	// user's), canonical; see SetSettingsFiles.
 	settingsFiles []string
+	// startAllow is how many allow rules the engine started with; those
+	// after were added while the session ran (AddAllow).
+	startAllow int
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -177,6 +180,7 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 			}
 		}
 	}
+	e.startAllow = len(e.allow)
 	return e, nil
 }
 

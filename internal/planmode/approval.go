@@ -39,15 +39,26 @@ type ApprovalOption struct {
 	// Teammate says a team's lead may answer a teammate's plan with it;
 	// a lead never lifts a teammate into bypassPermissions.
 	Teammate bool
+	// NotesLabel is the option as a dialog shows it while the user has
+	// comments on lines of the plan, which then go with it: with an
+	// approval to the implementing model as notes, with a rejection as
+	// what to change. "" says the option cannot carry them.
+	NotesLabel string
 }
 
 var approvalOptions = []ApprovalOption{
-	{ID: OptionAcceptEdits, Label: "Yes, and auto-accept edits", Mode: permission.ModeAcceptEdits, Shown: true, Teammate: true},
-	{ID: OptionManual, Label: "Yes, and approve each edit", Mode: permission.ModeDefault, Shown: true, Teammate: true},
-	{ID: OptionClearContext, Label: "Yes, clear the conversation and start from the plan", ClearContext: true, Shown: true},
-	{ID: OptionBypass, Label: "Yes, and bypass permissions", Mode: permission.ModeBypass, Shown: true},
-	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode", Teammate: true},
-	{ID: OptionReject, Label: "No, keep planning", Reject: true, Shown: true},
+	{ID: OptionAcceptEdits, Label: "Yes, and auto-accept edits", Mode: permission.ModeAcceptEdits, Shown: true, Teammate: true,
+		NotesLabel: "Yes, with my comments as notes, and auto-accept edits"},
+	{ID: OptionManual, Label: "Yes, and approve each edit", Mode: permission.ModeDefault, Shown: true, Teammate: true,
+		NotesLabel: "Yes, with my comments as notes, and approve each edit"},
+	{ID: OptionClearContext, Label: "Yes, clear the conversation and start from the plan", ClearContext: true, Shown: true,
+		NotesLabel: "Yes, clear the conversation and start from the plan and my comments"},
+	{ID: OptionBypass, Label: "Yes, and bypass permissions", Mode: permission.ModeBypass, Shown: true,
+		NotesLabel: "Yes, with my comments as notes, and bypass permissions"},
+	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode", Teammate: true,
+		NotesLabel: "Yes, with my comments as notes, and return to the mode before plan mode"},
+	{ID: OptionReject, Label: "No, keep planning", Reject: true, Shown: true,
+		NotesLabel: "No, keep planning and send my comments"},
 }
 
 // LookupOption finds an approval option by its id.
@@ -84,6 +95,13 @@ func OptionIDs(approving bool) []string {
 	return out
 }
 
+// CarriesNotes reports whether the user's comments on lines of the plan
+// may go with option (see ApprovalOption.NotesLabel).
+func CarriesNotes(option string) bool {
+	o, ok := LookupOption(option)
+	return ok && o.NotesLabel != ""
+}
+
 // CheckOption returns nil when option answers a plan approval in this
 // session, and otherwise an error that lists the options there are: an
 // option that is no option, and the bypass option where this run does not
@@ -105,7 +123,7 @@ func (s *Session) Options() []event.Option {
 	var opts []event.Option
 	for _, o := range approvalOptions {
 		if o.Shown && (o.Mode == "" || s.guard(o.Mode, ViaApproval) == nil) {
-			opts = append(opts, event.Option{ID: o.ID, Label: o.Label})
+			opts = append(opts, event.Option{ID: o.ID, Label: o.Label, WithNotes: o.NotesLabel})
 		}
 	}
 	return opts
@@ -125,6 +143,9 @@ type Approval struct {
 	// ClearContext asks the caller to clear the conversation and start
 	// over from Implementation().
 	ClearContext bool
+	// Notes are the user's comments on lines of the approved plan (as
+	// the approval leaves it), for the implementing model.
+	Notes []event.Annotation
 }
 
 // Approve leaves plan mode as the chosen option says (X5): accept-edits →

@@ -99,17 +99,8 @@ func RejectedWithComments(feedback, plan string, notes []event.Annotation, editD
 		b.WriteString(" The user edited the plan file; read it again before changing it.")
 	}
 	if len(notes) > 0 {
-		lines := textdiff.Lines(plan)
-		sorted := slices.Clone(notes)
-		slices.SortStableFunc(sorted, func(x, y event.Annotation) int { return x.Line - y.Line })
 		b.WriteString("\n\nThe user's comments on lines of the plan:\n")
-		for _, a := range sorted {
-			quoted := "(no such line)"
-			if a.Line >= 1 && a.Line <= len(lines) {
-				quoted = "> " + lines[a.Line-1]
-			}
-			fmt.Fprintf(&b, "\nLine %d:\n%s\nComment: %s\n", a.Line, quoted, indentRest(strings.TrimSpace(a.Comment)))
-		}
+		b.WriteString(quotedComments(plan, notes, "Comment"))
 	}
 	if strings.TrimSpace(editDiff) != "" {
 		b.WriteString("\n\nWhat the user changed in the plan:\n```diff\n")
@@ -121,6 +112,33 @@ func RejectedWithComments(feedback, plan string, notes []event.Annotation, editD
 		b.WriteString(f)
 	}
 	b.WriteString("\n\nRevise the plan file accordingly, then call ExitPlanMode again.")
+	return b.String()
+}
+
+// approvalNotes is what the implementing model is told of the comments
+// the user approved the plan with: each under the line it is about.
+func approvalNotes(plan string, notes []event.Annotation) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return "\n\nThe user approved the plan with these notes on its lines; follow them where they differ from the plan:\n" +
+		quotedComments(plan, notes, "Note")
+}
+
+// quotedComments lists comments in line order, each under the line of
+// plan it is about (quoted, so the model need not count lines).
+func quotedComments(plan string, notes []event.Annotation, label string) string {
+	var b strings.Builder
+	lines := textdiff.Lines(plan)
+	sorted := slices.Clone(notes)
+	slices.SortStableFunc(sorted, func(x, y event.Annotation) int { return x.Line - y.Line })
+	for _, a := range sorted {
+		quoted := "(no such line)"
+		if a.Line >= 1 && a.Line <= len(lines) {
+			quoted = "> " + lines[a.Line-1]
+		}
+		fmt.Fprintf(&b, "\nLine %d:\n%s\n%s: %s\n", a.Line, quoted, label, indentRest(strings.TrimSpace(a.Comment)))
+	}
 	return b.String()
 }
 

@@ -70,6 +70,7 @@ func implementationNotes(a Approval) string {
 	if a.Model != "" {
 		fmt.Fprintf(&b, "\n\nThe user chose the model %s to implement the plan; your next replies come from it.", a.Model)
 	}
+	b.WriteString(approvalNotes(a.Plan, a.Notes))
 	return b.String()
 }
 

@@ -148,4 +148,8 @@ type Checkpoint struct {
 	Reason       string   `json:"reason,omitempty"`
 	Conversation bool     `json:"conversation,omitempty"`
 	Files        bool     `json:"files,omitempty"`
+	// Mode and Via, on a turn, are how to send its prompt again: the
+	// mode to be in, and the command that sent it ("/plan"; "" for none).
+	Mode string `json:"mode,omitempty"`
+	Via  string `json:"via,omitempty"`
 }

@@ -78,6 +78,9 @@ type Result struct {
 	// model.
 	Todos   []event.TodoItem
 	Answers map[string]string
+	// Diff is, for a call that changed a file (Write, Edit), the change
+	// as a unified diff, for front ends to show; never sent to the model.
+	Diff string
 	// Stop asks the agent loop to end the turn once the current calls
 	// are done.
 	Stop Stop

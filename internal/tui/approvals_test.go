@@ -113,26 +113,38 @@ func TestApprovalDialogPermissionsAndModel(t *testing.T) {
 	}
 }
 
-// Comments on lines go back with "No, keep planning"; approving with
-// comments left is refused until they are sent or removed.
+// Comments on lines go with the answer: approving gives them to the
+// implementing model as notes, "No, keep planning" sends them back.
 func TestApprovalDialogAnnotations(t *testing.T) {
 	f := newFixture(t, false)
-	res := f.ask(approvalQuestion(f))
-	f.keys("c", "down", "down", "down", "enter")
-	f.typeText("which file holds the greeter?")
-	f.keys("enter")
-	f.keys("down", "down", "down", "down", "enter")
-	f.typeText("also cover the default")
-	f.keys("enter", "esc")
-	golden(t, "dialog-approval-annotated", f.screen())
-	f.keys("1")
-	if s := f.screen(); !strings.Contains(s, "Your comments go back") {
-		t.Fatalf("approving with comments was not stopped:\n%s", s)
+	comment := func() {
+		f.keys("c", "down", "down", "down", "enter")
+		f.typeText("which file holds the greeter?")
+		f.keys("enter")
+		f.keys("down", "down", "down", "down", "enter")
+		f.typeText("also cover the default")
+		f.keys("enter", "esc")
 	}
+	res := f.ask(approvalQuestion(f))
+	comment()
+	s := f.screen()
+	golden(t, "dialog-approval-annotated", s)
+	if !strings.Contains(s, "1. Yes, with my comments as notes, and auto-accept edits") || !strings.Contains(s, "No, keep planning and send my comments") {
+		t.Fatalf("the options do not say the comments go with them:\n%s", s)
+	}
+	f.keys("1")
+	a := (<-res).must(t)
+	if a.Option != event.OptionAcceptEdits || len(a.Annotations) != 2 ||
+		a.Annotations[0] != (event.Annotation{Line: 4, Comment: "which file holds the greeter?"}) || a.Annotations[1].Line != 8 {
+		t.Fatalf("approving with comments: answer %+v", a)
+	}
+
+	res = f.ask(approvalQuestion(f))
+	comment()
 	f.keys("4")
 	f.typeText("see the comments")
 	f.keys("enter")
-	a := (<-res).must(t)
+	a = (<-res).must(t)
 	if a.Option != event.OptionReject || a.Feedback != "see the comments" || len(a.Annotations) != 2 ||
 		a.Annotations[0] != (event.Annotation{Line: 4, Comment: "which file holds the greeter?"}) || a.Annotations[1].Line != 8 {
 		t.Fatalf("answer %+v", a)

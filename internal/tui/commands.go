@@ -23,7 +23,12 @@ var slashCommands = []slashCommand{
 	{"/rewind", "", "put files and conversation back to before a turn"},
 	{"/model", "[name]", "show or change the model"},
 	{"/todos", "", "show the todo list"},
-	{"/mcp", "", "show the MCP servers, their state and tools"},
+	{"/diff", "", "show the changes ponder made in this session"},
+	{"/init", "", "write an AGENTS.md draft from a look at the repository"},
+	{"/context", "", "show how much of the context window is used"},
+	{"/permissions", "", "list the permission rules in force and their sources"},
+	{"/status", "", "show the session, model, mode and sandbox"},
+	{"/mcp", "", "show the MCP servers and their tools; mark a tool read-only"},
 	{"/help", "", "keys and commands"},
 	{"/exit", "", "quit ponder"},
 }
@@ -145,8 +150,18 @@ func (m *Model) command(line string) tea.Cmd {
 			items, err := a.Todos()
 			return todosLoaded{items, err}
 		}
+	case "/diff":
+		return m.diffCommand()
+	case "/init":
+		return m.initCommand(line)
+	case "/context":
+		return m.infoCommand(func(a *app.App) string { return a.ContextUse().Summary() })
+	case "/permissions":
+		return m.infoCommand(func(a *app.App) string { return a.PermissionsSummary() })
+	case "/status":
+		return m.infoCommand(statusText)
 	case "/mcp":
-		m.conv.add(&item{kind: itemNotice, title: "info", text: mcpText(m.app.MCPServers())})
+		m.openMCP()
 	case "/help":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands()) + m.skillsHelp()})
 	case "/exit", "/quit":
@@ -228,12 +243,12 @@ func helpText(custom []slashCommand) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range slashCommands {
-		fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+		fmt.Fprintf(&b, "  %-12s %-20s %s\n", c.name, c.args, c.help)
 	}
 	if len(custom) > 0 {
 		b.WriteString("Custom commands:\n")
 		for _, c := range custom {
-			fmt.Fprintf(&b, "  %-10s %-22s %s\n", c.name, c.args, c.help)
+			fmt.Fprintf(&b, "  %-12s %-20s %s\n", c.name, c.args, c.help)
 		}
 	}
 	b.WriteString("Keys:\n")

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/markdown"
 )
 
@@ -20,6 +21,7 @@ const (
 	itemTool
 	itemNotice
 	itemPlan
+	itemDiff
 )
 
 // toolStatus is where a tool call stands.
@@ -48,9 +50,12 @@ type item struct {
 	status  toolStatus
 	result  string
 	summary string
+	diff    string // the change a Write or Edit made
 	took    time.Duration
 	// children are subagent steps shown under a Task call.
 	children []string
+	// changes are the files /diff shows.
+	changes []app.FileChange
 
 	cacheWidth int
 	cacheOK    bool
@@ -158,6 +163,8 @@ func (c *conversation) render(it *item, width int) []string {
 		s = head + "\n" + indent(strings.TrimRight(c.md.Render(it.text, width-4), "\n"), "  │ ")
 	case itemTool:
 		s = c.renderTool(it, width)
+	case itemDiff:
+		s = c.renderDiff(it, width)
 	}
 	return append(strings.Split(s, "\n"), "")
 }
@@ -199,7 +206,12 @@ func (c *conversation) renderTool(it *item, width int) string {
 	if it.status != toolDone || body == "" {
 		body = firstLine(it.result)
 	}
-	if c.expanded && it.result != "" {
+	if it.status == toolDone && it.diff != "" {
+		// A change made: its summary, then the diff, folded unless
+		// results are expanded.
+		lines = append(lines, th.dim.Render("  └ "+ansi.Truncate(display(it.summary), width-6, "…")))
+		lines = append(lines, c.diffBlock(it.diff, width)...)
+	} else if c.expanded && it.result != "" {
 		// In full: every line, wrapped rather than cut at the edge.
 		for i, l := range wrapPlain(strings.TrimRight(it.result, "\n"), width-4, "") {
 			prefix := "  └ "
@@ -269,7 +281,7 @@ func (c *conversation) toolStarted(agentID, id, name string, input json.RawMessa
 	c.add(&item{kind: itemTool, agentID: agentID, toolID: id, tool: name, input: input, status: toolRunning})
 }
 
-func (c *conversation) toolFinished(agentID, id, name, content, summary string, isErr bool, took time.Duration) {
+func (c *conversation) toolFinished(agentID, id, name, content, summary, diff string, isErr bool, took time.Duration) {
 	it, ok := c.byTool[id]
 	if !ok {
 		it = c.add(&item{kind: itemTool, agentID: agentID, toolID: id, tool: name})
@@ -280,7 +292,7 @@ func (c *conversation) toolFinished(agentID, id, name, content, summary string, 
 			it.status = toolFailed
 		}
 	}
-	it.result, it.summary, it.took = content, summary, took
+	it.result, it.summary, it.diff, it.took = content, summary, diff, took
 	it.invalidate()
 }
 

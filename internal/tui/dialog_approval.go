@@ -72,14 +72,15 @@ func newApprovalDialog(q event.Question, th theme) *approvalDialog {
 func (d *approvalDialog) id() string           { return d.q.ID }
 func (d *approvalDialog) answer() event.Answer { return d.ans }
 
-// labels are the options, the rejection saying how many comments it
-// sends.
+// labels are the options as they read now: while the user has comments
+// on lines, each that carries them says so (approve with them as notes,
+// or send them back).
 func (d *approvalDialog) labels() []string {
 	labels := make([]string, len(d.q.Options))
 	for i, o := range d.q.Options {
 		labels[i] = o.Label
-		if o.ID == event.OptionReject && len(d.notes) > 0 {
-			labels[i] += fmt.Sprintf(" and send my %s", plural(len(d.notes), "comment"))
+		if len(d.notes) > 0 && o.WithNotes != "" {
+			labels[i] = o.WithNotes
 		}
 	}
 	return labels
@@ -140,11 +141,11 @@ func (d *approvalDialog) key(msg tea.Msg) (outcome, tea.Cmd) {
 		d.feedback.Focus()
 		return stay, nil
 	}
-	if len(d.notes) > 0 {
-		d.problem = "Your comments go back with \"No, keep planning\"; remove them (an empty comment) to approve."
+	if len(d.notes) > 0 && d.q.Options[d.options.selected].WithNotes == "" {
+		d.problem = "Your comments cannot go with this answer; remove them (an empty comment) to pick it."
 		return stay, nil
 	}
-	d.ans = event.Answer{Option: opt, Grant: d.grants(), Model: d.chosenModel()}
+	d.ans = event.Answer{Option: opt, Grant: d.grants(), Model: d.chosenModel(), Annotations: d.annotations()}
 	if d.edited {
 		p := d.plan
 		d.ans.EditedPlan = &p
@@ -385,7 +386,7 @@ func (d *approvalDialog) view(width, height int) string {
 		d.body.show(d.cursorRow())
 	}
 	body := d.body.view(th, title, inner, max(3, height-fixed))
-	return compactFrame(th, "Ready to code? Here is ponder's plan", body+"\n"+restText, width)
+	return compactFrame(th, approvalTitle(d.q.AgentID), body+"\n"+restText, width)
 }
 
 // permissionLines list what the plan asks to be granted.

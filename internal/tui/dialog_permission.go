@@ -129,7 +129,7 @@ func (d *permissionDialog) view(width, height int) string {
 	}
 	rest = append(rest, "", th.faint.Render(ansi.Truncate(keys, inner, "…")))
 	if d.q.AgentID != "" {
-		title = strings.Replace(title, "?", " by a subagent?", 1)
+		title = strings.Replace(title, "?", " by "+askerName(d.q.AgentID)+"?", 1)
 	}
 	text := strings.Join(head, "\n")
 	if len(body) > 0 {

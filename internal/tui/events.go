@@ -51,7 +51,7 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		if e.AgentID != "" {
 			return nil
 		}
-		c.toolFinished(e.AgentID, e.ID, e.Name, e.Content, e.Summary, e.IsError, e.Duration)
+		c.toolFinished(e.AgentID, e.ID, e.Name, e.Content, e.Summary, e.Diff, e.IsError, e.Duration)
 	case event.ToolRefused:
 		if e.AgentID != "" {
 			m.agentStep(e.AgentID, e.Tool+" refused")

@@ -200,6 +200,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case todosLoaded:
 		m.showTodos(msg)
 		return m, nil
+	case itemMsg:
+		m.conv.add(msg.it)
+		m.scroll = 0
+		return m, nil
+	case markRequest:
+		return m, markCmd(m.app, msg.name)
+	case mcpMarked:
+		if d, ok := m.activeDialog().(*mcpDialog); ok {
+			d.marked(msg)
+		}
+		return m, nil
 	case rewound:
 		m.showRewound(msg)
 		return m, nil

@@ -199,8 +199,8 @@ func (m *Model) showRewound(msg rewound) {
 		m.conv = newConversation(m.th)
 		m.scroll = 0
 		m.loadHistory()
-		if msg.res.Prompt != "" {
-			m.in.SetValue(msg.res.Prompt)
+		if text := msg.res.Resend(); text != "" {
+			m.in.SetValue(text)
 		}
 	}
 	m.conv.notice("info", msg.res.Summary())

@@ -57,3 +57,31 @@ func TestRewindWithNoTurnsSaysSo(t *testing.T) {
 		t.Fatalf("screen:\n%s", f.screen())
 	}
 }
+
+// Rewinding a turn sent by /plan <task> puts "/plan <task>" back in the
+// input box and the mode back to the one before the command, so sending
+// it again plans again.
+func TestRewindOfAPlanTurnPutsTheCommandAndModeBack(t *testing.T) {
+	f := newFixture(t, false,
+		fakemodel.Reply{When: fakemodel.Match{LastUser: "add a greeting"}, Text: "Exploring first."},
+	)
+	f.typeText("/plan add a greeting")
+	f.keys("enter")
+	if f.a.Mode() != event.ModePlan {
+		t.Fatalf("mode %s after /plan add a greeting", f.a.Mode())
+	}
+	// Later the mode changes (an approval, Shift+Tab).
+	if err := f.a.SetMode(event.ModeAcceptEdits, "tui"); err != nil {
+		t.Fatal(err)
+	}
+	f.keys("esc", "esc", "enter", "enter") // the only turn; files and conversation
+	if got := f.m.in.Value(); got != "/plan add a greeting" {
+		t.Fatalf("input after the rewind: %q", got)
+	}
+	if f.a.Mode() != event.ModeDefault {
+		t.Fatalf("mode after the rewind: %s", f.a.Mode())
+	}
+	if s := strings.Join(strings.Fields(f.screen()), " "); !strings.Contains(s, "Mode: default again, as when the turn was sent.") {
+		t.Fatalf("screen:\n%s", f.screen())
+	}
+}

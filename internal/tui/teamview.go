@@ -265,7 +265,7 @@ func (t *teamView) fold(e event.Event) {
 		}
 	case event.ToolFinished:
 		if e.AgentID == "" {
-			c.toolFinished("", e.ID, e.Name, e.Content, e.Summary, e.IsError, e.Duration)
+			c.toolFinished("", e.ID, e.Name, e.Content, e.Summary, e.Diff, e.IsError, e.Duration)
 		}
 	case event.ToolRefused:
 		if e.AgentID == "" {

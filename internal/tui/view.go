@@ -30,7 +30,7 @@ func (m *Model) render() string {
 	w := max(30, m.width)
 	bottom := m.bottom(w)
 	convH := max(1, m.height-len(bottom))
-	lines := m.shown().lines(w)
+	lines := m.withWelcome(m.shown().lines(w), w)
 	end := max(0, len(lines)-m.scroll)
 	m.scroll = len(lines) - end
 	start := max(0, end-convH)
@@ -163,7 +163,7 @@ func (m *Model) menuLines(w int) []string {
 		if i < start || i >= start+maxMenuLines {
 			continue
 		}
-		line := fmt.Sprintf("  %-10s %-20s %s", c.name, c.args, c.help)
+		line := fmt.Sprintf("  %-12s %-20s %s", c.name, c.args, c.help)
 		style := m.th.dim
 		if i == m.menu.selected {
 			line, style = "❯"+line[1:], m.th.selected

@@ -2,6 +2,7 @@ package mailbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -73,6 +74,12 @@ func (m *fileMailbox) tryReceive(ctx context.Context, name string) (d Delivery, 
 		return nil, busy, err
 	}
 	dir := m.inbox(name)
+	if stray, why, err := m.strayName(dir); err != nil || stray != "" {
+		if err != nil {
+			return nil, false, err
+		}
+		return nil, false, m.reject(name, stray, errors.New(why))
+	}
 	names, err := m.messageNames(dir)
 	if err != nil || len(names) == 0 {
 		return nil, false, err

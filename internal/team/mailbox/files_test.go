@@ -126,14 +126,16 @@ func TestFilesStaleTempRemoved(t *testing.T) {
 	}
 }
 
-// TestFilesForeignFilesIgnored: files that are not messages by name are
-// neither delivered nor counted nor touched.
-func TestFilesForeignFilesIgnored(t *testing.T) {
+// TestFilesForeignFilesReported: files that are not messages by name are
+// neither delivered nor counted; each is set aside in rejected/ and
+// reported like a message that cannot be read, then the messages come.
+func TestFilesForeignFilesReported(t *testing.T) {
 	t.Parallel()
 	b := fileBackend(t)
 	mb := b.open(t)
 	send(t, mb, textMsg(t, b.team, "lead", "worker", "x"))
-	for _, n := range []string{"README", "x.json", "123_abc.json", formatKey(1) + "_bad.id.json"} {
+	foreign := []string{"README", "x.json", "123_abc.json", formatKey(1) + "_bad.id.json"}
+	for _, n := range foreign {
 		if err := os.WriteFile(inboxPath(b, "worker", n), []byte("{}"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -141,11 +143,18 @@ func TestFilesForeignFilesIgnored(t *testing.T) {
 	if n := pending(t, mb, "worker"); n != 1 {
 		t.Fatalf("pending = %d, want 1", n)
 	}
+	for range foreign {
+		_, err := mb.Receive(testCtx(t), "worker")
+		var be *BadMessageError
+		if !errors.As(err, &be) || !strings.Contains(be.Error(), "does not follow the mailbox's naming") {
+			t.Fatalf("a foreign file was not reported: %v", err)
+		}
+	}
 	if d := receive(t, mb, "worker"); textOf(t, d.Message()) != "x" {
 		t.Fatal("got the wrong message")
 	}
-	if got := listDir(t, inboxPath(b, "worker")); len(got) != 4 {
-		t.Fatalf("foreign files were touched: %q left", got)
+	if got := listDir(t, inboxPath(b, "worker", "rejected")); len(got) != len(foreign) {
+		t.Fatalf("rejected/ holds %q", got)
 	}
 }
 

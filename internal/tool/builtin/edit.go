@@ -66,6 +66,7 @@ type editPlan struct {
 	count   int    // replacements made
 	first   int    // byte offset of the first replacement in content
 	newText string // the replacement as written (line endings adjusted)
+	before  string // the file's contents before the edit
 }
 
 func (c *editCall) plan(ctx context.Context) (*editPlan, error) {
@@ -114,7 +115,7 @@ func (c *editCall) planFrom(read func() ([]byte, error)) (*editPlan, error) {
 	if err := c.env.CheckWriteSize(c.path, int64(len(content))+int64(n)*(int64(len(repl))-int64(len(old)))); err != nil {
 		return nil, err
 	}
-	p := &editPlan{count: n, newText: repl, first: strings.Index(content, old)}
+	p := &editPlan{count: n, newText: repl, first: strings.Index(content, old), before: content}
 	if c.all {
 		p.content = strings.ReplaceAll(content, old, repl)
 	} else {
@@ -152,6 +153,7 @@ func (c *editCall) Run(ctx context.Context) tool.Result {
 	return tool.Result{
 		Content: fmt.Sprintf("Edited %s. %s:\n%s", c.path, what, editSnippet(p)),
 		Summary: fmt.Sprintf("Edited file, %s", plural(p.count, "replacement")),
+		Diff:    madeDiff(c.env, c.path, p.before, p.content),
 	}
 }
 

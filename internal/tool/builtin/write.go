@@ -99,8 +99,16 @@ func (c *writeCall) Run(ctx context.Context) tool.Result {
 	if w.err != nil {
 		return tool.Errorf("%v", w.err)
 	}
+	before, shown := "", true
+	if exists {
+		before, shown = w.readForDiff()
+	}
 	if err := w.commit(c.env, []byte(c.content)); err != nil {
 		return tool.Errorf("Could not write %s: %v", c.path, err)
+	}
+	diff := ""
+	if shown {
+		diff = madeDiff(c.env, c.path, before, c.content)
 	}
 	verb := "Created"
 	if exists {
@@ -110,5 +118,6 @@ func (c *writeCall) Run(ctx context.Context) tool.Result {
 	return tool.Result{
 		Content: fmt.Sprintf("%s %s (%s).", verb, c.path, lines),
 		Summary: fmt.Sprintf("%s file, %s", verb, lines),
+		Diff:    diff,
 	}
 }

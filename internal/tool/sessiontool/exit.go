@@ -117,13 +117,20 @@ func Answer(plan *planmode.Session, impl Implementer, perms []event.PlanPermissi
 	if model != "" && (impl == nil || impl.CheckModel(model) != nil) {
 		model = ""
 	}
+	if len(ans.Annotations) > 0 && !planmode.CarriesNotes(option) {
+		return tool.Errorf("The plan was not approved: the option %q cannot carry the user's comments. Plan mode is still on.", option)
+	}
 	a, err := plan.ApproveWith(option, ans.EditedPlan, model, grants)
 	if err != nil {
 		_ = plan.Reject(err.Error(), nil, false)
 		return tool.Errorf("The plan was not approved: %v. Plan mode is still on.", err)
 	}
+	a.Notes = ans.Annotations
 	if impl != nil {
 		impl.Implement(model, grants)
+		if k, ok := impl.(NoteKeeper); ok && len(a.Notes) > 0 {
+			k.KeepNotes(a.Notes)
+		}
 	}
 	if a.ClearContext {
 		return tool.Result{Content: planmode.ClearedResult, Stop: tool.StopClearContext, Summary: "approved"}

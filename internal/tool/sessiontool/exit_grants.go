@@ -28,6 +28,12 @@ type Implementer interface {
 	Implement(model string, rules []string)
 }
 
+// NoteKeeper is an Implementer that keeps the user's notes on an approved
+// plan for an implementation that starts in a fresh conversation.
+type NoteKeeper interface {
+	KeepNotes(notes []event.Annotation)
+}
+
 // exitInput is ExitPlanMode's input: nothing, or the permissions the
 // implementation will need.
 type exitInput struct {
