@@ -20,26 +20,32 @@ func TestUnifiedMatchesDiff(t *testing.T) {
 		{"1\n2\n3\n4\n5\n6\n7\n8\n", "0\n1\n2\n3\n4\n5\n6\n7\n8\n"},
 		{"a\nb\nc\nd\ne\nf\ng\nh\ni\n", "a\nb\nc\nd\nX\nf\ng\nh\ni\n"},
 	}
-	diff, err := exec.LookPath("diff")
 	for _, tc := range cases {
-		got := Unified("a", "b", tc.old, tc.new, 3)
-		if err != nil {
-			continue
-		}
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, "a"), []byte(tc.old), 0o644)
-		os.WriteFile(filepath.Join(dir, "b"), []byte(tc.new), 0o644)
-		cmd := exec.Command(diff, "-U3", "a", "b")
-		cmd.Dir = dir
-		out, _ := cmd.Output()
-		want := string(out)
-		// diff(1) puts dates after the names; compare the rest.
-		want = strings.Join(dropHeader(strings.Split(want, "\n")), "\n")
-		gotBody := strings.Join(dropHeader(strings.Split(got, "\n")), "\n")
-		if gotBody != want {
-			t.Errorf("%q → %q:\ngot\n%s\nwant\n%s", tc.old, tc.new, gotBody, want)
+		got, want := unifiedAndDiff(t, tc.old, tc.new)
+		if got != want {
+			t.Errorf("%q → %q:\ngot\n%s\nwant\n%s", tc.old, tc.new, got, want)
 		}
 	}
+}
+
+// unifiedAndDiff returns Unified's and diff -U3's hunks of old → new,
+// without the file names (diff(1) puts dates after them). It skips the
+// test where there is no diff(1).
+func unifiedAndDiff(t *testing.T, old, new string) (got, want string) {
+	t.Helper()
+	diff, err := exec.LookPath("diff")
+	if err != nil {
+		t.Skip("no diff(1)")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a"), []byte(old), 0o644)
+	os.WriteFile(filepath.Join(dir, "b"), []byte(new), 0o644)
+	cmd := exec.Command(diff, "-U3", "a", "b")
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	want = strings.Join(dropHeader(strings.Split(string(out), "\n")), "\n")
+	got = strings.Join(dropHeader(strings.Split(Unified("a", "b", old, new, 3), "\n")), "\n")
+	return got, want
 }
 
 func dropHeader(ls []string) []string {
@@ -123,20 +129,8 @@ func realistic() []struct{ name, old, new string } {
 // exact comparison this replaced gave a 1 MB file one block of 70,000
 // deleted and inserted lines.
 func TestRealisticInputsMatchDiff(t *testing.T) {
-	diff, err := exec.LookPath("diff")
-	if err != nil {
-		t.Skip("no diff(1)")
-	}
 	for _, tc := range realistic() {
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, "a"), []byte(tc.old), 0o644)
-		os.WriteFile(filepath.Join(dir, "b"), []byte(tc.new), 0o644)
-		cmd := exec.Command(diff, "-U3", "a", "b")
-		cmd.Dir = dir
-		out, _ := cmd.Output()
-		want := strings.Join(dropHeader(strings.Split(string(out), "\n")), "\n")
-		got := strings.Join(dropHeader(strings.Split(Unified("a", "b", tc.old, tc.new, 3), "\n")), "\n")
-		if got != want {
+		if got, want := unifiedAndDiff(t, tc.old, tc.new); got != want {
 			t.Errorf("%s: %d bytes of diff, diff(1) gives %d", tc.name, len(got), len(want))
 		}
 	}
