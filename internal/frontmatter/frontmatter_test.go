@@ -103,3 +103,17 @@ func TestErrorWithoutSource(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// A header built to expand into billions of nodes (a hostile repository's
+// agent file) is refused rather than expanded.
+func TestAliasBombIsRefused(t *testing.T) {
+	bomb := "---\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
+		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n" +
+		"g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\nname: [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n---\nx"
+	var h struct {
+		Name any `yaml:"name"`
+	}
+	if _, err := Parse([]byte(bomb), "a.md", &h, Options{}); err == nil || !strings.Contains(err.Error(), "alias") {
+		t.Fatalf("alias bomb: %v", err)
+	}
+}
