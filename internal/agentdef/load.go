@@ -1,50 +1,26 @@
 package agentdef
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/ponder-agent/ponder/internal/frontmatter"
+	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // frontMatter is the YAML header of an agent file.
 type frontMatter struct {
-	Name            string    `yaml:"name"`
-	Description     string    `yaml:"description"`
-	Tools           toolsList `yaml:"tools"`
-	DisallowedTools toolsList `yaml:"disallowedTools"`
-	Model           string    `yaml:"model"`
-}
-
-// toolsList accepts "Read, Grep" as well as a YAML list.
-type toolsList struct {
-	set   bool
-	items []string
-}
-
-func (t *toolsList) UnmarshalYAML(n *yaml.Node) error {
-	t.set = true
-	switch n.Kind {
-	case yaml.ScalarNode:
-		for _, part := range strings.Split(n.Value, ",") {
-			if p := strings.TrimSpace(part); p != "" {
-				t.items = append(t.items, p)
-			}
-		}
-		return nil
-	case yaml.SequenceNode:
-		return n.Decode(&t.items)
-	}
-	return fmt.Errorf("line %d: a tool list is a comma-separated string or a list", n.Line)
+	Name            string           `yaml:"name"`
+	Description     string           `yaml:"description"`
+	Tools           frontmatter.List `yaml:"tools"`
+	DisallowedTools frontmatter.List `yaml:"disallowedTools"`
+	Model           string           `yaml:"model"`
 }
 
 // validName reports whether name can be a subagent_type: a letter, then
@@ -101,51 +77,30 @@ func parseFile(path string) (Definition, error) {
 	if err != nil {
 		return Definition{}, err
 	}
-	d, err := Parse(data, path)
-	if err != nil {
-		return Definition{}, fmt.Errorf("agent file %s: %w", path, err)
-	}
-	return d, nil
+	return Parse(data, path)
 }
 
 // Parse reads an agent definition: YAML front matter between "---" lines,
-// then the prompt.
+// then the prompt. Errors name source (and the line, where there is one).
 func Parse(data []byte, source string) (Definition, error) {
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	if !strings.HasPrefix(text, "---\n") {
-		return Definition{}, errors.New("it must start with a front matter block (a line with ---, YAML, and another ---)")
-	}
-	header, body, ok := strings.Cut(text[4:], "\n---")
-	if !ok {
-		return Definition{}, errors.New("the front matter block is not closed with a --- line")
-	}
-	body = strings.TrimPrefix(body, "\n")
 	var fm frontMatter
-	dec := yaml.NewDecoder(bytes.NewReader([]byte(header)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&fm); err != nil && !errors.Is(err, io.EOF) {
-		return Definition{}, fmt.Errorf("front matter: %v", err)
+	body, err := frontmatter.Parse(data, source, &fm, frontmatter.Options{Required: true, Strict: true})
+	if err != nil {
+		return Definition{}, err
 	}
-	switch {
-	case fm.Name == "":
-		return Definition{}, errors.New("the front matter has no name")
-	case !validName(fm.Name):
-		return Definition{}, fmt.Errorf("name %q must start with a letter and hold only letters, digits, - and _", fm.Name)
-	case strings.TrimSpace(fm.Description) == "":
-		return Definition{}, errors.New("the front matter has no description (it tells the model when to use the agent)")
-	case strings.TrimSpace(body) == "":
-		return Definition{}, errors.New("the prompt (the text after the front matter) is empty")
+	if err := fm.check(body); err != nil {
+		return Definition{}, fmt.Errorf("agent file %s: %w", source, err)
 	}
 	d := Definition{
 		Name:            fm.Name,
 		Description:     strings.TrimSpace(fm.Description),
 		Prompt:          strings.TrimSpace(body),
-		DisallowedTools: fm.DisallowedTools.items,
+		DisallowedTools: fm.DisallowedTools.Items(permission.SplitRuleList),
 		Model:           fm.Model,
 		Source:          source,
 	}
-	if fm.Tools.set {
-		d.Tools = fm.Tools.items
+	if fm.Tools.Set {
+		d.Tools = fm.Tools.Items(permission.SplitRuleList)
 		if d.Tools == nil {
 			d.Tools = []string{}
 		}
@@ -154,6 +109,21 @@ func Parse(data []byte, source string) (Definition, error) {
 		d.Model = ModelInherit
 	}
 	return d, nil
+}
+
+// check refuses a header without the fields an agent needs.
+func (fm frontMatter) check(body string) error {
+	switch {
+	case fm.Name == "":
+		return errors.New("the front matter has no name")
+	case !validName(fm.Name):
+		return fmt.Errorf("name %q must start with a letter and hold only letters, digits, - and _", fm.Name)
+	case strings.TrimSpace(fm.Description) == "":
+		return errors.New("the front matter has no description (it tells the model when to use the agent)")
+	case strings.TrimSpace(body) == "":
+		return errors.New("the prompt (the text after the front matter) is empty")
+	}
+	return nil
 }
 
 // maxAgentFileSize bounds an agent file; anything larger is refused

@@ -10,8 +10,6 @@
 package commands
 
 import (
-	"github.com/ponder-agent/ponder/internal/permission"
-
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,7 +18,9 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/ponder-agent/ponder/internal/frontmatter"
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // Scope says where a command was found.
@@ -110,7 +110,7 @@ func loadDir(d Dir) ([]Command, []error) {
 		}
 		c, err := parseFile(path)
 		if err != nil {
-			problems = append(problems, fmt.Errorf("command file %s: %w", path, err))
+			problems = append(problems, err)
 			return nil
 		}
 		c.Name, c.Path, c.Scope = name, path, d.Scope
@@ -144,69 +144,38 @@ func validName(name string) bool {
 
 // frontMatter is the YAML header of a command file.
 type frontMatter struct {
-	Description  string   `yaml:"description"`
-	ArgumentHint string   `yaml:"argument-hint"`
-	AllowedTools ruleList `yaml:"allowed-tools"`
-	Model        string   `yaml:"model"`
+	Description  string `yaml:"description"`
+	ArgumentHint string `yaml:"argument-hint"`
+	// AllowedTools accepts "Read, Bash(git diff:*)" as well as a YAML
+	// list; commas inside parentheses belong to the rule.
+	AllowedTools frontmatter.List `yaml:"allowed-tools"`
+	Model        string           `yaml:"model"`
 }
 
-// ruleList accepts "Read, Bash(git diff:*)" as well as a YAML list. Commas
-// inside parentheses belong to the rule.
-type ruleList []string
-
-func (l *ruleList) UnmarshalYAML(n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		*l = permission.SplitRuleList(n.Value)
-		return nil
-	case yaml.SequenceNode:
-		var items []string
-		if err := n.Decode(&items); err != nil {
-			return err
-		}
-		*l = items
-		return nil
-	}
-	return fmt.Errorf("line %d: allowed-tools is a comma-separated string or a list", n.Line)
-}
-
+// parseFile reads a command file; only a regular file is read, and no
+// more than MaxFileSize of it.
 func parseFile(path string) (Command, error) {
-	info, err := os.Stat(path)
+	data, err := smallfile.Read(path, MaxFileSize)
 	if err != nil {
 		return Command{}, err
 	}
-	if info.Size() > MaxFileSize {
-		return Command{}, fmt.Errorf("larger than %d KB", MaxFileSize>>10)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Command{}, err
-	}
-	return Parse(data)
+	return Parse(data, path)
 }
 
-// Parse reads a command file: optional front matter between --- lines,
-// then the prompt.
-func Parse(data []byte) (Command, error) {
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+// Parse reads the command file at path: optional front matter between
+// --- lines, then the prompt.
+func Parse(data []byte, path string) (Command, error) {
 	var fm frontMatter
-	body := text
-	if strings.HasPrefix(text, "---\n") {
-		header, rest, ok := strings.Cut(text[4:], "\n---")
-		if !ok {
-			return Command{}, errors.New("the front matter block is not closed with a --- line")
-		}
-		if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
-			return Command{}, fmt.Errorf("front matter: %w", err)
-		}
-		body = strings.TrimPrefix(rest, "\n")
+	body, err := frontmatter.Parse(data, path, &fm, frontmatter.Options{})
+	if err != nil {
+		return Command{}, err
 	}
 	body = strings.TrimSpace(body)
 	if body == "" {
-		return Command{}, errors.New("the prompt is empty")
+		return Command{}, fmt.Errorf("command file %s: the prompt is empty", path)
 	}
 	return Command{Description: strings.TrimSpace(fm.Description), ArgumentHint: strings.TrimSpace(fm.ArgumentHint),
-		AllowedTools: fm.AllowedTools, Model: strings.TrimSpace(fm.Model), Body: body}, nil
+		AllowedTools: fm.AllowedTools.Items(permission.SplitRuleList), Model: strings.TrimSpace(fm.Model), Body: body}, nil
 }
 
 // Expand fills the command's arguments into its prompt: $ARGUMENTS is

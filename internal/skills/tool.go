@@ -76,11 +76,9 @@ func (c *call) Run(ctx context.Context) tool.Result {
 		return tool.Errorf("Skill was interrupted before it started.")
 	}
 	body := c.s.Body
-	if info, err := os.Lstat(c.s.Path); err == nil && info.Mode().IsRegular() && info.Size() <= MaxFileSize {
-		if data, err := os.ReadFile(c.s.Path); err == nil {
-			if s, err := Parse(data, c.s.Name); err == nil && s.Name == c.s.Name {
-				body = s.Body
-			}
+	if info, err := os.Lstat(c.s.Path); err == nil && info.Mode().IsRegular() {
+		if s, err := parseFile(c.s.Path); err == nil && s.Name == c.s.Name {
+			body = s.Body
 		}
 	}
 	return tool.Result{

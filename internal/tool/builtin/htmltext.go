@@ -16,6 +16,18 @@ import (
 // tables. Scripts, styles, forms and hidden elements are dropped. When
 // the page marks its main content (<main>, role=main, or a single
 // <article>), only that part is kept. base resolves relative links.
+//
+// This is ponder's own rather than github.com/JohannesKaufmann/
+// html-to-markdown/v2, measured on the pages in testdata/html and a
+// 117 KB index page: with its default plugins the library kept the
+// navigation, sidebar, cookie banner, comments and footer (it has no
+// notion of main content), kept aria-hidden, hidden and <template> text
+// (where a page hides instructions meant for a model), kept javascript:
+// links, resolved "../Array" against the domain rather than the page, and
+// ran tables together without its table plugin; it took 2.3 to 4.8 times
+// as long (docs page 0.84 ms vs 4.0 ms, index page 26 ms vs 65 ms) with
+// about twice the allocations, and added 1.07 MB to a minimal binary.
+// Matching ponder's output would take plugins for each of those rules.
 func htmlToMarkdown(data []byte, base *url.URL) (title, text string, err error) {
 	doc, err := html.Parse(bytes.NewReader(data))
 	if err != nil {

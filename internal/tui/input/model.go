@@ -22,9 +22,17 @@
 //		// send msg.Text
 //
 // Positions are in grapheme clusters, widths in terminal cells as the
-// charmbracelet/x/ansi package measures them. The package does not depend
-// on charm.land/bubbles, whose clipboard support costs start-up time, and
-// has no init work of its own.
+// charmbracelet/x/ansi package measures them. The package has no init
+// work of its own.
+//
+// It is ponder's own rather than charm.land/bubbles/v2/textarea (v2.2.1),
+// measured with the benchmarks in bench_test.go: the textarea moves and
+// deletes by rune, so Backspace after "👍🏽" leaves "🏽" where this editor
+// removes the cluster; it keeps at most 10,000 lines of a paste; it has no
+// prompt history; typing into a 200-line buffer cost 15 ms a key (1.4 µs
+// here) and into an empty one 1 ms a key with View (0.4 µs here); and it
+// brings atotto/clipboard and go-runewidth, 0.2 to 0.35 ms of init work
+// at every start, and 1.7 MB more in a minimal binary.
 package input
 
 import (
