@@ -26,7 +26,7 @@ func (a *App) SessionChanges() []FileChange {
 	var out []FileChange
 	for _, c := range a.checkpoints.Changes(a.relPath) {
 		fc := FileChange{Path: a.relPath(c.Path), Diff: c.Diff, Note: c.Note}
-		if d := a.perm.Decide(permission.Context{Mode: a.plan.Mode()}, permission.Access{Tool: "Read", Kind: permission.KindRead, Paths: []string{c.Path}}); d.Behavior == permission.Deny {
+		if d := a.perm.Decide(a.userContext(), permission.Access{Tool: "Read", Kind: permission.KindRead, Paths: []string{c.Path}}); d.Behavior == permission.Deny {
 			fc.Diff, fc.Note = "", "not shown: "+d.Reason
 		}
 		out = append(out, fc)

@@ -133,7 +133,7 @@ func (a *App) projectHasSettings() bool {
 func modeDefaultWords(m permission.Mode) string {
 	switch m {
 	case permission.ModePlan:
-		return "in plan mode, reads and read-only commands run (commands in the sandbox); nothing but the plan file may change"
+		return "in plan mode, reads and read-only commands run (commands in the sandbox); " + permission.PlanModeRule
 	case permission.ModeAcceptEdits:
 		return "in accept-edits mode, reads, read-only commands and edits inside the project run; other commands and edits ask"
 	case permission.ModeBypass:

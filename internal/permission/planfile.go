@@ -13,6 +13,10 @@ import (
 // (tool/builtin/planwrite.go), and a rewind applies it before it restores
 // anything (app/rewind.go).
 
+// PlanModeRule is the rule in a few words, for front ends that describe
+// the modes.
+const PlanModeRule = "nothing but the plan file may change"
+
 // ErrPlanModeNoPlanFile refuses a change in plan mode when the caller has
 // no plan file: then nothing may change.
 var ErrPlanModeNoPlanFile = errors.New("plan mode has no plan file here, so nothing may change")
