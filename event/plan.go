@@ -35,6 +35,14 @@ type PlanApproved struct {
 	// approval chose one; Granted are the rules it granted.
 	Model   string   `json:"model,omitempty"`
 	Granted []string `json:"granted,omitempty"`
+	// Title is the plan's title; Steps are the steps of its
+	// implementation section, which become the todo list (later changes
+	// of it come as TodoWrite results, ToolFinished.Todos); Files and
+	// Dirs are the files and directories the plan names.
+	Title string     `json:"title,omitempty"`
+	Steps []TodoItem `json:"steps,omitempty"`
+	Files []string   `json:"files,omitempty"`
+	Dirs  []string   `json:"dirs,omitempty"`
 }
 
 // PlanRejected says the plan was sent back; plan mode goes on.

@@ -98,6 +98,10 @@ func (ss *session) translate(e event.Event) {
 		// approval request, the ExitPlanMode call); this is the event
 		// itself, for clients that read ponder's metadata.
 		ss.send(sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{SessionUpdate: "session_info_update"}}, eventMeta(e))
+		if pa, ok := e.(event.PlanApproved); ok && len(pa.Steps) > 0 {
+			// The plan's steps are the todo list from now on.
+			ss.send(todoPlan(pa.Steps), nil)
+		}
 		if im, ok := e.(event.PlanImplement); ok {
 			ss.send(sdk.UpdateAgentMessageText(fmt.Sprintf("\n\nStarting a fresh conversation from the approved plan (%s).\n\n", im.PlanFile)), eventMeta(e))
 		}

@@ -295,6 +295,9 @@ func (a *Agent) permContext() permission.Context {
 	if pc.Mode == permission.ModePlan && a.cfg.Plan != nil {
 		pc.PlanFile = a.cfg.Plan.PlanFile(a.cfg.ID)
 	}
+	if a.cfg.Plan != nil {
+		pc.Scope = a.cfg.Plan.Scope()
+	}
 	pc.Offered = Names(Offered(a.cfg.Tools, a.cfg.Available, a.cfg.Perm, pc))
 	return pc
 }

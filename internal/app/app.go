@@ -182,6 +182,8 @@ type App struct {
 	mcp *mcpclient.Manager
 	// hostMCPSaid are the host's MCP servers whose failure was said.
 	hostMCPSaid map[string]bool
+	// stepsDue says the approved plan's step reminder is due (carry.go).
+	stepsDue stepsDueFlag
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string
@@ -403,6 +405,7 @@ func (a *App) planConfig() planmode.Config {
 		Interview:         a.cfg.Interview(),
 		Variant:           config.Str(s.PlanMode.Variant, ""),
 		BypassAllowed:     a.bypassAllowed(),
+		NoScopeFence:      !a.cfg.ScopeFence(),
 		Ceiling:           a.modeCeiling,
 		HasTaskTool:       func() bool { return a.offers("Task", permission.ModePlan) },
 		Now:               a.opts.Now,

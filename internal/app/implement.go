@@ -61,6 +61,7 @@ func (i implementer) Implement(model string, rules []string) {
 	a.mu.Lock()
 	a.approved = &planmode.Approval{Model: model, Granted: granted}
 	a.mu.Unlock()
+	a.carrySteps()
 }
 
 // CheckModelName returns nil when name can name a model: one word of

@@ -184,6 +184,7 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 		ReadOnly:  a.opts.ReadOnly,
 		Hooks:     a.hooks,
 		Guard:     a.guard,
+		Reminders: a.stepReminders,
 
 		AutoCompact: a.autoCompact,
 	}, history)

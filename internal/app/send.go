@@ -127,6 +127,7 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
 	turn := a.beginTurn(main, text)
+	a.stepsDue.Store(true)
 	input := append([]llm.Block{llm.TextBlock(a.withTeamMessages(text))}, a.attach(ctx, mentioned)...)
 	input = append(input, extra...)
 	res, err := main.RunBlocks(ctx, input)

@@ -264,6 +264,12 @@ func (c *Config) agentCount(env string, setting *int, def int) int {
 	return def
 }
 
+// ScopeFence reports whether an approved plan fences accept-edits
+// (planMode.scopeFence, default true).
+func (c *Config) ScopeFence() bool {
+	return deref(c.Settings.PlanMode.ScopeFence, true)
+}
+
 // Interview reports whether the interview workflow is on.
 func (c *Config) Interview() bool {
 	if v := c.getenv("PONDER_PLAN_INTERVIEW"); v != "" {

@@ -161,11 +161,14 @@ func (s *Session) ApproveWith(option string, edited *string, model string, grant
 	}
 	s.mu.Lock()
 	s.st.SentBack = ""
+	s.carryLocked(option, path, plan)
+	carried := *s.st.Carried
 	s.changed()
 	s.mu.Unlock()
 	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext,
 		Model: model, Granted: granted}
-	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited, Model: model, Granted: granted})
+	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited, Model: model, Granted: granted,
+		Title: carried.Title, Steps: carried.StepItems(), Files: carried.Files, Dirs: carried.Dirs})
 	if a.ClearContext {
 		s.emitEvent(event.PlanImplement{Plan: plan, PlanFile: path})
 	}

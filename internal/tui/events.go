@@ -86,6 +86,10 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		if len(e.Granted) > 0 {
 			msg += " Granted for this session: " + strings.Join(e.Granted, ", ") + "."
 		}
+		if len(e.Steps) > 0 {
+			m.todos = e.Steps
+			msg += stepsNotice(e)
+		}
 		c.notice("info", msg)
 	case event.PlanRejected:
 		if e.Interrupted {

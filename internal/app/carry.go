@@ -1,0 +1,54 @@
+package app
+
+import (
+	"github.com/ponder-agent/ponder/event"
+	"sync/atomic"
+
+	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/todo"
+)
+
+// This file is what an approved plan leaves for its implementation: its
+// steps become the todo list (which TodoWrite then keeps, the one list
+// front ends show), and the model is reminded of the steps not done yet,
+// once per turn. The scope fence is the permission engine's
+// (permission.Scope, from planmode.Session.Scope).
+
+// carrySteps makes an approved plan's steps the todo list of the main
+// conversation, recorded in the transcript like a TodoWrite, and makes
+// the step reminder due. A plan without steps leaves the list alone.
+func (a *App) carrySteps() {
+	c, ok := a.plan.Carried()
+	if !ok || len(c.Steps) == 0 {
+		return
+	}
+	items := c.StepItems()
+	if err := todo.Save(a.todoPath(""), items); err != nil {
+		a.emit(event.Notice{Level: "warning", Text: "could not save the plan's steps as the todo list: " + err.Error()})
+		return
+	}
+	a.todosSaved("", items)
+	a.stepsDue.Store(true)
+}
+
+// stepReminders is the main conversation's reminder of the approved
+// plan's unfinished steps: due on the first request after an approval
+// and on the first of each turn the user starts, while steps of the plan
+// are open, so it costs one short block a turn.
+func (a *App) stepReminders() []planmode.Reminder {
+	if !a.stepsDue.Swap(false) {
+		return nil
+	}
+	if _, ok := a.plan.Carried(); !ok || a.plan.Mode() == permission.ModePlan {
+		return nil
+	}
+	items, _ := todo.Load(a.todoPath(""))
+	if r, ok := planmode.StepReminder(items); ok {
+		return []planmode.Reminder{r}
+	}
+	return nil
+}
+
+// stepsDueFlag marks the step reminder due.
+type stepsDueFlag = atomic.Bool
