@@ -244,6 +244,8 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 		}
 		ans, err := a.cfg.Ask.Ask(ctx, q)
 		switch {
+		case errors.Is(err, permission.ErrNoAnswerer) && d.Rule == permission.RuleScope:
+			d.Reason = "Refused: nobody can approve a change outside the approved plan in this session. " + d.Reason
 		case errors.Is(err, permission.ErrNoAnswerer):
 			d.Reason = "This call needs approval, and nobody can give it in this session. " + d.Reason +
 				" (In a headless run, allow such calls with --allowedTools or --permission-mode.)"
@@ -267,7 +269,9 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 			}
 			return out, tool.ConfinementFor(d), false
 		}
-		d.Rule = "user"
+		if d.Rule != permission.RuleScope || !errors.Is(err, permission.ErrNoAnswerer) {
+			d.Rule = "user"
+		}
 	}
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})

@@ -1,0 +1,151 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+)
+
+// carryPlan has the shape the plan prompt asks for: three numbered steps
+// and two named files.
+const carryPlan = "# Greet the user\n\n## Implementation\n\n1. Write the greeting to `greet.txt`\n" +
+	"2. Mention the greeting in `NOTES.md`\n3. Check the greeting with cat\n\n## Files\n\n- `greet.txt`\n- `NOTES.md`\n"
+
+// carryTodos marks the first and last steps done and leaves the second
+// open: the implementation skips it.
+var carryTodos = []map[string]any{
+	{"content": "Write the greeting to `greet.txt`", "status": "completed", "activeForm": "Writing"},
+	{"content": "Mention the greeting in `NOTES.md`", "status": "pending", "activeForm": "Mentioning"},
+	{"content": "Check the greeting with cat", "status": "completed", "activeForm": "Checking"},
+}
+
+// carryReplies plans, asks for approval, and implements: one planned
+// file, one unplanned, the todo list with a step skipped.
+func carryReplies(prompt string) []fakemodel.Reply {
+	return []fakemodel.Reply{
+		writePlanText("carry plan", carryPlan, fakemodel.Match{LastUser: prompt}),
+		{Name: "carry exit", When: fakemodel.Match{ToolResult: "Created"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
+		{Name: "carry implement", When: fakemodel.Match{LastUser: "approved your plan"}, ToolCalls: []fakemodel.ToolCall{
+			{Name: "Write", Input: map[string]any{"file_path": "greet.txt", "content": "hello\n"}},
+			{Name: "Write", Input: map[string]any{"file_path": "other.txt", "content": "unplanned\n"}},
+			{Name: "TodoWrite", Input: map[string]any{"todos": carryTodos}},
+		}},
+		{Name: "carry done", When: fakemodel.Match{ToolResult: "greet.txt"}, Text: "Implemented."},
+	}
+}
+
+// The approved plan's steps become the todo list and reach hosts; the
+// fence lets the planned file through and refuses the other with a
+// reason the model reads; the step reminder is small.
+func TestApprovedPlanCarriesStepsAndFencesEdits(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, carryReplies("add a greeting")...)
+		o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--plan-approval", "accept-edits",
+			"--output-format", "stream-json", "--verbose")
+		if w.read("greet.txt") != "hello\n" {
+			t.Fatalf("the planned file was not written: %q\n%s", w.read("greet.txt"), o.stderr)
+		}
+		if w.read("other.txt") != "<missing>" {
+			t.Fatalf("the fence let an unplanned file through: %q", w.read("other.txt"))
+		}
+		var approved map[string]any
+		for _, l := range lines(t, o.stdout) {
+			if l["event"] == "plan_approved" {
+				approved = l
+			}
+		}
+		steps, _ := approved["steps"].([]any)
+		if len(steps) != 3 || !strings.Contains(fmtJSON(approved["files"]), "NOTES.md") || approved["title"] != "Greet the user" {
+			t.Fatalf("plan_approved does not carry the steps and files: %v", approved)
+		}
+		var impl, done *fakemodel.Request
+		reqs := w.srv.Requests()
+		for i := range reqs {
+			switch reqs[i].Reply {
+			case "carry implement":
+				impl = &reqs[i]
+			case "carry done":
+				done = &reqs[i]
+			}
+		}
+		if impl == nil || done == nil {
+			t.Fatalf("the implementation did not run: %v", w.srv.Unused())
+		}
+		// The refusal's reason reached the model.
+		refused := false
+		for _, r := range done.LastUser().ToolResults {
+			if strings.Contains(r.Content, "not in the plan") && strings.Contains(r.Content, "other.txt") {
+				refused = true
+			}
+		}
+		if !refused {
+			t.Fatalf("the fence's reason did not reach the model: %+v", done.LastUser().ToolResults)
+		}
+		// The first request after the approval reminds of the steps;
+		// the reminder costs at most 300 tokens (the fake counts four
+		// bytes a token).
+		text := impl.LastUser().Text
+		i := strings.Index(text, "The approved plan: 0 of 3 steps done")
+		if i < 0 {
+			t.Fatalf("no step reminder after the approval:\n%s", text)
+		}
+		reminder := text[strings.LastIndex(text[:i], "<system-reminder>"):]
+		reminder = reminder[:strings.Index(reminder, "</system-reminder>")+len("</system-reminder>")]
+		tokens := len(reminder) / 4
+		t.Logf("step reminder: %d bytes, about %d tokens", len(reminder), tokens)
+		if tokens > 300 {
+			t.Errorf("the step reminder costs %d tokens", tokens)
+		}
+		// Once a turn: the requests within the turn do not repeat it.
+		if strings.Contains(done.LastUser().Text, "steps done") {
+			t.Error("the step reminder repeats within the turn")
+		}
+		w.allUsed()
+	})
+}
+
+func fmtJSON(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// With someone to ask, accept-edits asks before an edit outside the
+// plan, and the question says why; the planned file passes unasked.
+func TestScopeFenceAsksOverTheControlChannel(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, carryReplies("add a greeting")...)
+		s := w.start("--permission-mode", "plan")
+		s.say("add a greeting")
+		req := s.control("plan_exit")
+		s.answer(req, map[string]any{"option": "accept-edits"})
+		perm := s.control("can_use_tool")
+		body := perm["request"].(map[string]any)
+		if !strings.Contains(fmtJSON(body["input"]), "other.txt") || !strings.Contains(fmt.Sprint(body["reason"]), "not in the plan") {
+			t.Fatalf("the question for the unplanned file: %v", body)
+		}
+		s.answer(perm, map[string]any{"behavior": "allow"})
+		if res := s.result(); res["subtype"] != "success" {
+			t.Fatalf("result %v", res)
+		}
+		if code := s.close(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if w.read("greet.txt") != "hello\n" || w.read("other.txt") != "unplanned\n" {
+			t.Fatalf("greet %q other %q", w.read("greet.txt"), w.read("other.txt"))
+		}
+	})
+}
+
+// planMode.scopeFence: false turns the fence off.
+func TestScopeFenceSettingTurnsItOff(t *testing.T) {
+	w := newWorld(t, "anthropic", carryReplies("add a greeting")...)
+	writeConfigFile(t, filepath.Join(w.cfg, "settings.json"), `{"planMode":{"scopeFence":false}}`)
+	w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--plan-approval", "accept-edits")
+	if w.read("other.txt") != "unplanned\n" {
+		t.Fatalf("the fence held with scopeFence false: %q", w.read("other.txt"))
+	}
+}
