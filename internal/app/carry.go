@@ -6,6 +6,7 @@ import (
 
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/todo"
 )
 
@@ -52,3 +53,16 @@ func (a *App) stepReminders() []planmode.Reminder {
 
 // stepsDueFlag marks the step reminder due.
 type stepsDueFlag = atomic.Bool
+
+// unapprove makes a plan approval pending again after a rewind cut its
+// implementation away: the approval is recorded as waiting (so a resume
+// finds it), plan mode is back on through the one transition function,
+// and the carried plan is let go (its fence with it).
+func (a *App) unapprove(p *session.Pending) {
+	_ = a.log.Append(session.Entry{Type: session.TypePending, Pending: p})
+	a.mu.Lock()
+	a.pending = p
+	a.mu.Unlock()
+	a.plan.SetMode(permission.ModePlan, planmode.ViaRewind)
+	a.plan.DropCarried()
+}

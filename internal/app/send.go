@@ -152,14 +152,23 @@ func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, 
 	if err := a.CheckPlanAnswer(event.Question{Kind: event.AskPlanExit, Plan: p.Plan, Permissions: p.Permissions}, ans); err != nil {
 		return TurnResult{}, &UsageError{Msg: err.Error()}
 	}
+	a.mu.Lock()
+	main := a.main
+	a.mu.Unlock()
+	keep := len(main.History())
 	res := sessiontool.Answer(a.plan, implementer{a}, p.Permissions, ans)
 	if err := a.log.Append(session.Entry{Type: session.TypeResolved}); err != nil {
 		return TurnResult{}, err
 	}
 	a.mu.Lock()
 	a.pending = nil
-	main := a.main
 	a.mu.Unlock()
+	turn := 0
+	if a.plan.Mode() != permission.ModePlan {
+		// The implementation is a turn of its own, which a rewind
+		// undoes back to the moment of approval.
+		turn = a.checkpoints.BeginApproved(p, ans.Option, keep)
+	}
 	results := make([]llm.Block, 0, len(p.Results)+1)
 	results = append(results, p.Results[:min(p.CallIndex, len(p.Results))]...)
 	results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: p.ToolUseID, Content: res.Content, IsError: res.IsError})
@@ -168,10 +177,14 @@ func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, 
 		if err := main.Record(results); err != nil {
 			return TurnResult{}, err
 		}
-		return a.finish(ctx, agent.Result{StopReason: agent.StopClearContext}, nil)
+		out, err := a.finish(ctx, agent.Result{StopReason: agent.StopClearContext}, nil)
+		out.Turn = turn
+		return out, err
 	}
-	out, err := main.Continue(ctx, results)
-	return a.finish(ctx, out, err)
+	res2, err := main.Continue(ctx, results)
+	out, err := a.finish(ctx, res2, err)
+	out.Turn = turn
+	return out, err
 }
 
 // finish handles how a turn ended: it clears the conversation and carries

@@ -44,6 +44,11 @@ type Turn struct {
 	Files []File
 	// Commands are shell commands that ran outside the sandbox.
 	Commands []Command
+	// Approved is the plan approval the turn answered, for a turn that
+	// began by approving a plan left pending (see BeginApproved); Option
+	// is how it was answered.
+	Approved *session.Pending
+	Option   string
 }
 
 // File is a file's state before a turn changed it.
@@ -101,7 +106,7 @@ func (s *Store) Replay(entries []session.Entry) {
 		s.last = max(s.last, c.Turn)
 		switch e.Type {
 		case session.TypeTurn:
-			s.turns = append(s.turns, &Turn{N: c.Turn, Prompt: c.Prompt, Keep: c.Keep, Time: e.Time})
+			s.turns = append(s.turns, &Turn{N: c.Turn, Prompt: c.Prompt, Keep: c.Keep, Time: e.Time, Approved: c.Approved, Option: c.Option})
 		case session.TypeCheckpoint:
 			t := s.find(c.Turn)
 			if t == nil {
@@ -149,12 +154,26 @@ func (s *Store) Begin(prompt string, keep int) int {
 }
 
 func (s *Store) beginLocked(prompt string, keep int) int {
+	return s.beginTurnLocked(&Turn{Prompt: prompt, Keep: keep})
+}
+
+// BeginApproved starts the turn that answers approval, a plan approval a
+// run left pending, keep messages into the conversation (the messages up
+// to the call that asked for it), and returns its number. Rewinding its
+// conversation puts the approval back.
+func (s *Store) BeginApproved(approval *session.Pending, option string, keep int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.beginTurnLocked(&Turn{Keep: keep, Approved: approval, Option: option})
+}
+
+func (s *Store) beginTurnLocked(t *Turn) int {
 	s.last++
-	t := &Turn{N: s.last, Prompt: prompt, Keep: keep, Time: s.now()}
+	t.N, t.Time = s.last, s.now()
 	s.turns = append(s.turns, t)
 	s.current = t
 	s.seen = map[string]bool{}
-	s.record(session.TypeTurn, &session.Checkpoint{Turn: t.N, Prompt: prompt, Keep: keep})
+	s.record(session.TypeTurn, &session.Checkpoint{Turn: t.N, Prompt: t.Prompt, Keep: t.Keep, Approved: t.Approved, Option: t.Option})
 	return t.N
 }
 

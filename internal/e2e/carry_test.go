@@ -149,3 +149,59 @@ func TestScopeFenceSettingTurnsItOff(t *testing.T) {
 		t.Fatalf("the fence held with scopeFence false: %q", w.read("other.txt"))
 	}
 }
+
+// Approve a pending plan in a later run, and undo its implementation:
+// the turn is listed as any other, a rewind of both puts the files back
+// byte for byte and the conversation back to the moment of approval,
+// with the plan pending again.
+func TestRewindUndoesAPlanApprovedOnResume(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			writePlanText("carry plan", carryPlan, fakemodel.Match{LastUser: "add a greeting"}),
+			fakemodel.Reply{Name: "carry exit", When: fakemodel.Match{ToolResult: "Created"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "implement", When: fakemodel.Match{LastUser: "approved your plan"}, ToolCalls: []fakemodel.ToolCall{
+				{Name: "Read", Input: map[string]any{"file_path": "NOTES.md"}},
+				{Name: "Write", Input: map[string]any{"file_path": "greet.txt", "content": "hello\n"}},
+				{Name: "Write", Input: map[string]any{"file_path": "NOTES.md", "content": "notes on greetings\n"}},
+				{Name: "Bash", Input: map[string]any{"command": "cat NOTES.md"}},
+			}},
+			fakemodel.Reply{Name: "implemented", When: fakemodel.Match{ToolResult: "greet.txt"}, Text: "Implemented."},
+		)
+		notes := "notes  \r\nline two\t\n\n"
+		w.write("NOTES.md", notes)
+		id := "5f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b"
+		w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--session-id", id)
+		o := w.mustRun(0, "", "-p", "--resume", id, "--approve-plan", "accept-edits", "--output-format", "json")
+		res := lastResult(t, o.stdout)
+		turn, _ := res["turn"].(float64)
+		if turn == 0 || w.read("greet.txt") != "hello\n" || !strings.Contains(w.read("NOTES.md"), "greetings") {
+			reqs := w.srv.Requests()
+			t.Fatalf("not implemented (turn %v): greet %q notes %q\n%+v", res["turn"], w.read("greet.txt"), w.read("NOTES.md"), reqs[len(reqs)-1].LastUser().ToolResults)
+		}
+		list := w.mustRun(0, "", "-p", "--resume", id, "--rewind-to", "list").stdout
+		if strings.Contains(list, "files only") || !strings.Contains(list, "approved plan's implementation") ||
+			!strings.Contains(list, fmt.Sprintf("%d  ", int(turn))) {
+			t.Fatalf("the implementation turn is not listed as one to rewind:\n%s", list)
+		}
+		o = w.mustRun(0, "", "-p", "--resume", id, "--rewind-to", fmt.Sprint(int(turn)), "--rewind", "both")
+		if w.read("greet.txt") != "<missing>" || w.read("NOTES.md") != notes {
+			t.Fatalf("the files are not as before: greet %q notes %q\n%s%s", w.read("greet.txt"), w.read("NOTES.md"), o.stdout, o.stderr)
+		}
+		// The plan waits again: a prompt is refused until it is answered,
+		// and answering it continues from the moment of approval.
+		if o := w.run("", "-p", "something else", "--resume", id); o.code == 0 || !strings.Contains(o.stderr, "waiting for approval") {
+			t.Fatalf("the plan is not pending again: %d %s", o.code, o.stderr)
+		}
+		w.srv.Add(fakemodel.Reply{Name: "again", When: fakemodel.Match{LastUser: "approved your plan"}, Text: "Approved again."})
+		o = w.mustRun(0, "", "-p", "--resume", id, "--approve-plan", "manual", "--output-format", "json")
+		reqs := w.srv.Requests()
+		last := reqs[len(reqs)-1]
+		if last.Reply != "again" || last.ContainsText("cat NOTES.md") || last.ContainsText("hello\\n") || last.ContainsText("Implemented.") {
+			t.Fatalf("the next request holds the undone implementation (%s): %d messages", last.Reply, len(last.Messages))
+		}
+		if lastResult(t, o.stdout)["permission_mode"] != "default" {
+			t.Fatalf("the second approval: %s", o.stdout)
+		}
+		w.allUsed()
+	})
+}

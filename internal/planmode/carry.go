@@ -40,6 +40,14 @@ func (s *Session) carryLocked(option, path, plan string) {
 		Fence: !s.cfg.NoScopeFence}
 }
 
+// DropCarried lets the approved plan go: a rewind undid its approval.
+func (s *Session) DropCarried() {
+	s.mu.Lock()
+	s.st.Carried = nil
+	s.changed()
+	s.mu.Unlock()
+}
+
 // Scope is the fence the approved plan puts on accept-edits: the files
 // and directories it names, inside the project, as absolute paths. It is
 // nil (no fence) outside accept-edits, without an approved plan, with the

@@ -24,6 +24,7 @@ const (
 	ViaResume   Via = "resume"   // --approve-plan on resume
 	ViaSettings Via = "settings" // permissions.defaultMode at start
 	ViaTeam     Via = "team"     // a teammate that must plan first starts planning
+	ViaRewind   Via = "rewind"   // a rewind back to a plan's approval
 )
 
 // Change describes a mode change that happened, or was refused.

@@ -148,4 +148,10 @@ type Checkpoint struct {
 	Reason       string   `json:"reason,omitempty"`
 	Conversation bool     `json:"conversation,omitempty"`
 	Files        bool     `json:"files,omitempty"`
+	// Approved, on a turn, is the plan approval that turn answered (a
+	// turn that implements a plan approved in a later run): rewinding its
+	// conversation makes the approval pending again. Option is how it
+	// was answered.
+	Approved *Pending `json:"approved,omitempty"`
+	Option   string   `json:"option,omitempty"`
 }
