@@ -55,6 +55,12 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 				content = []llm.Block{llm.TextBlock(more)}
 				continue
 			}
+			if a.cfg.BeforeStop != nil && a.cfg.ID == "" && ctx.Err() == nil {
+				if more := a.cfg.BeforeStop(); more != "" {
+					content = []llm.Block{llm.TextBlock(more)}
+					continue
+				}
+			}
 			res.StopReason = StopEndTurn
 			return res, nil
 		}

@@ -20,6 +20,7 @@ import (
 // conversation, recorded in the transcript like a TodoWrite, and makes
 // the step reminder due. A plan without steps leaves the list alone.
 func (a *App) carrySteps() {
+	a.plan.MarkCarried(a.checkpoints.Last())
 	c, ok := a.plan.Carried()
 	if !ok || len(c.Steps) == 0 {
 		return

@@ -35,6 +35,9 @@ type PlanOutcome struct {
 // mode must not change under the model, so the command is refused.
 func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 	args = strings.TrimSpace(args)
+	if args == "check" {
+		return a.planCheckCommand()
+	}
 	if a.plan.Mode() != permission.ModePlan {
 		if turnRunning {
 			return PlanOutcome{Refused: true, Message: "A turn is running. Wait for it to finish, or press Esc to interrupt it, then use /plan."}
@@ -58,6 +61,20 @@ func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 		return PlanOutcome{OpenEditor: path}
 	}
 	return PlanOutcome{Plan: plan, PlanFile: path}
+}
+
+// planCheckCommand is /plan check: the conformance report of the
+// approved plan, sent as an event (which front ends show) and written
+// next to the plan.
+func (a *App) planCheckCommand() PlanOutcome {
+	r, err := a.CheckPlan()
+	if err != nil {
+		return PlanOutcome{Refused: true, Message: "No approved plan to check: approve a plan first."}
+	}
+	if r.ReportFile == "" {
+		return PlanOutcome{Message: "The report could not be written next to the plan."}
+	}
+	return PlanOutcome{Message: "The report is in " + r.ReportFile + "."}
 }
 
 // SetTaskHint tells the app the task about to be given, so that a plan

@@ -211,6 +211,9 @@ func (a *App) finish(ctx context.Context, res agent.Result, err error) (TurnResu
 		a.pending = res.Pending
 		a.mu.Unlock()
 	}
+	if err == nil && res.StopReason == agent.StopEndTurn {
+		a.implementationEnded()
+	}
 	if serr := a.log.Sync(); serr != nil && err == nil {
 		err = serr
 	}

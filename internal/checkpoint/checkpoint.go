@@ -227,6 +227,13 @@ func (s *Store) record(typ string, c *session.Checkpoint) {
 	}
 }
 
+// Last is the number of the latest turn begun (0 before any).
+func (s *Store) Last() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
+
 // Turns returns copies of the live turns, oldest first.
 func (s *Store) Turns() []Turn {
 	s.mu.Lock()

@@ -18,7 +18,7 @@ import (
 func newPlansCmd(io IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plans",
-		Short: "Browse plan files: list, show, path, open",
+		Short: "Browse plan files: list, show, path, open, check",
 		Long: `plans lists and opens the plans ponder wrote for this project's plan
 directory (plansDirectory, or ~/.ponder/plans). SLUG is a plan's name or
 the start of it; without one, the newest plan is used.`,
@@ -40,6 +40,14 @@ the start of it; without one, the newest plan is used.`,
 			}},
 		&cobra.Command{Use: "open [SLUG]", Short: "Open a plan in $VISUAL or $EDITOR", Args: usageArgs(cobra.MaximumNArgs(1)),
 			RunE: func(_ *cobra.Command, args []string) error { return openPlan(io, first(args)) }},
+		&cobra.Command{Use: "check SESSION", Short: "Check a session's implementation against its approved plan", Args: usageArgs(cobra.ExactArgs(1)),
+			RunE: func(_ *cobra.Command, args []string) error {
+				r, err := app.CheckSession(app.Options{}, args[0])
+				if err == nil {
+					fmt.Fprint(io.Out, app.ReportText(r))
+				}
+				return err
+			}},
 	)
 	return cmd
 }

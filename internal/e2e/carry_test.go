@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,12 +16,12 @@ import (
 const carryPlan = "# Greet the user\n\n## Implementation\n\n1. Write the greeting to `greet.txt`\n" +
 	"2. Mention the greeting in `NOTES.md`\n3. Check the greeting with cat\n\n## Files\n\n- `greet.txt`\n- `NOTES.md`\n"
 
-// carryTodos marks the first and last steps done and leaves the second
-// open: the implementation skips it.
+// carryTodos marks the first two steps done and leaves the third open:
+// the implementation skips it.
 var carryTodos = []map[string]any{
 	{"content": "Write the greeting to `greet.txt`", "status": "completed", "activeForm": "Writing"},
-	{"content": "Mention the greeting in `NOTES.md`", "status": "pending", "activeForm": "Mentioning"},
-	{"content": "Check the greeting with cat", "status": "completed", "activeForm": "Checking"},
+	{"content": "Mention the greeting in `NOTES.md`", "status": "completed", "activeForm": "Mentioning"},
+	{"content": "Check the greeting with cat", "status": "pending", "activeForm": "Checking"},
 }
 
 // carryReplies plans, asks for approval, and implements: one planned
@@ -31,10 +32,12 @@ func carryReplies(prompt string) []fakemodel.Reply {
 		{Name: "carry exit", When: fakemodel.Match{ToolResult: "Created"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
 		{Name: "carry implement", When: fakemodel.Match{LastUser: "approved your plan"}, ToolCalls: []fakemodel.ToolCall{
 			{Name: "Write", Input: map[string]any{"file_path": "greet.txt", "content": "hello\n"}},
+			{Name: "Write", Input: map[string]any{"file_path": "NOTES.md", "content": "greetings\n"}},
 			{Name: "Write", Input: map[string]any{"file_path": "other.txt", "content": "unplanned\n"}},
 			{Name: "TodoWrite", Input: map[string]any{"todos": carryTodos}},
 		}},
 		{Name: "carry done", When: fakemodel.Match{ToolResult: "greet.txt"}, Text: "Implemented."},
+		{Name: "carry drift", When: fakemodel.Match{LastUser: "Before you finish"}, Text: "I skipped the check with cat."},
 	}
 }
 
@@ -104,8 +107,46 @@ func TestApprovedPlanCarriesStepsAndFencesEdits(t *testing.T) {
 		if strings.Contains(done.LastUser().Text, "steps done") {
 			t.Error("the step reminder repeats within the turn")
 		}
+		// Asked once about the drift, then the report: the skipped step
+		// alone (the refused file changed nothing).
+		last := reqs[len(reqs)-1]
+		if last.Reply != "carry drift" || !strings.Contains(last.LastUser().Text, "Step 3 is not done") {
+			t.Fatalf("the model was not asked about the drift: %s %q", last.Reply, last.LastUser().Text)
+		}
+		report := reportOf(t, o.stdout)
+		if got := stepStatuses(report); got != "done done skipped" || report["unplanned"] != nil || report["untouched"] != nil {
+			t.Fatalf("report: %v", report)
+		}
 		w.allUsed()
 	})
+}
+
+// reportOf returns the plan_report event of a stream-json output.
+func reportOf(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var report map[string]any
+	for _, l := range lines(t, out) {
+		if l["event"] == "plan_report" {
+			if report != nil {
+				t.Fatal("two reports")
+			}
+			report = l
+		}
+	}
+	if report == nil {
+		t.Fatalf("no plan_report in:\n%s", out)
+	}
+	return report
+}
+
+// stepStatuses lists the statuses of a report's steps.
+func stepStatuses(report map[string]any) string {
+	var out []string
+	steps, _ := report["steps"].([]any)
+	for _, s := range steps {
+		out = append(out, fmt.Sprint(s.(map[string]any)["status"]))
+	}
+	return strings.Join(out, " ")
 }
 
 func fmtJSON(v any) string {
@@ -134,8 +175,32 @@ func TestScopeFenceAsksOverTheControlChannel(t *testing.T) {
 		if code := s.close(); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
+		var report map[string]any
+		id := ""
+		for _, m := range s.seen {
+			if m["event"] == "plan_report" {
+				report = m
+			}
+			if m["subtype"] == "init" {
+				id = fmt.Sprint(m["session_id"])
+			}
+		}
 		if w.read("greet.txt") != "hello\n" || w.read("other.txt") != "unplanned\n" {
 			t.Fatalf("greet %q other %q", w.read("greet.txt"), w.read("other.txt"))
+		}
+		// Exactly the skipped step and the unplanned file.
+		if got := stepStatuses(report); got != "done done skipped" || fmtJSON(report["unplanned"]) != `["other.txt"]` || report["untouched"] != nil {
+			t.Fatalf("report: %v", report)
+		}
+		file := fmt.Sprint(report["report_file"])
+		data, err := os.ReadFile(file)
+		if err != nil || !strings.Contains(string(data), "[skipped] Check the greeting") || !strings.Contains(string(data), "- other.txt") {
+			t.Fatalf("the report next to the plan (%s): %q %v", file, data, err)
+		}
+		// The same report for a session that is not open.
+		o := w.mustRun(0, "", "plans", "check", id)
+		if !strings.Contains(o.stdout, "[skipped] Check the greeting") || !strings.Contains(o.stdout, "- other.txt") {
+			t.Fatalf("plans check:\n%s%s", o.stdout, o.stderr)
 		}
 	})
 }
@@ -192,10 +257,11 @@ func TestRewindUndoesAPlanApprovedOnResume(t *testing.T) {
 		if o := w.run("", "-p", "something else", "--resume", id); o.code == 0 || !strings.Contains(o.stderr, "waiting for approval") {
 			t.Fatalf("the plan is not pending again: %d %s", o.code, o.stderr)
 		}
-		w.srv.Add(fakemodel.Reply{Name: "again", When: fakemodel.Match{LastUser: "approved your plan"}, Text: "Approved again."})
+		w.srv.Add(fakemodel.Reply{Name: "again", When: fakemodel.Match{LastUser: "approved your plan"}, Text: "Approved again."},
+			fakemodel.Reply{Name: "drift", When: fakemodel.Match{LastUser: "Before you finish"}, Text: "Nothing done yet."})
 		o = w.mustRun(0, "", "-p", "--resume", id, "--approve-plan", "manual", "--output-format", "json")
 		reqs := w.srv.Requests()
-		last := reqs[len(reqs)-1]
+		last := reqs[len(reqs)-2]
 		if last.Reply != "again" || last.ContainsText("cat NOTES.md") || last.ContainsText("hello\\n") || last.ContainsText("Implemented.") {
 			t.Fatalf("the next request holds the undone implementation (%s): %d messages", last.Reply, len(last.Messages))
 		}

@@ -22,6 +22,41 @@ type Carried struct {
 	// Fence says the plan's scope fences accept-edits (planMode.scopeFence,
 	// on by default).
 	Fence bool `json:"fence,omitempty"`
+	// FromTurn is the checkpoint turn the implementation began in: what
+	// that turn and later ones changed is the implementation's.
+	FromTurn int `json:"from_turn,omitempty"`
+	// DriftAsked says the model was asked once to address drift from
+	// the plan; Reported that the report was made at the end of the
+	// implementation.
+	DriftAsked bool `json:"drift_asked,omitempty"`
+	Reported   bool `json:"reported,omitempty"`
+}
+
+// MarkCarried notes the checkpoint turn the implementation begins in.
+func (s *Session) MarkCarried(fromTurn int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.Carried != nil {
+		s.st.Carried.FromTurn = fromTurn
+		s.changed()
+	}
+}
+
+// NoteCarried sets a flag of the carried plan once: it reports true the
+// first time (the caller acts), false after, or without a carried plan.
+func (s *Session) NoteCarried(flag func(*Carried) *bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.Carried == nil {
+		return false
+	}
+	f := flag(s.st.Carried)
+	if *f {
+		return false
+	}
+	*f = true
+	s.changed()
+	return true
 }
 
 // Carried returns the approved plan the implementation carries, if any.

@@ -97,6 +97,8 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		} else {
 			c.notice("info", sentBackNotice(e))
 		}
+	case event.PlanReport:
+		c.notice("info", reportNotice(e))
 	case event.PlanImplement:
 		c.notice("info", "Starting a fresh conversation from the approved plan.")
 	case event.AgentStarted:

@@ -41,3 +41,25 @@ func oneLine(s string, n int) string {
 	}
 	return s
 }
+
+// reportNotice shows a conformance report: the summary, then each step
+// that was not done and each file out of line.
+func reportNotice(r event.PlanReport) string {
+	var b strings.Builder
+	b.WriteString("Plan check: " + r.Summary)
+	for i, s := range r.Steps {
+		if s.Status != event.StepDone {
+			fmt.Fprintf(&b, "\n  step %d %s: %s", i+1, s.Status, oneLine(s.Step, 70))
+		}
+	}
+	for _, f := range r.Unplanned {
+		b.WriteString("\n  not in the plan: " + f)
+	}
+	for _, f := range r.Untouched {
+		b.WriteString("\n  planned, not touched: " + f)
+	}
+	if r.ReportFile != "" {
+		b.WriteString("\n  report: " + r.ReportFile)
+	}
+	return b.String()
+}
