@@ -101,6 +101,9 @@ const (
 	OptionApprove = "approve"
 	// OptionReject sends the plan back, with Answer.Feedback.
 	OptionReject = "reject"
+	// OptionReplan sends the plan back because files it names changed
+	// since it was written (offered only then).
+	OptionReplan = "replan"
 )
 
 // PlanReport compares an implementation with its approved plan: sent

@@ -184,6 +184,8 @@ type App struct {
 	hostMCPSaid map[string]bool
 	// stepsDue says the approved plan's step reminder is due (carry.go).
 	stepsDue stepsDueFlag
+	// staleSaid is the last warning about a pending plan's changed files.
+	staleSaid string
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string

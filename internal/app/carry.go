@@ -67,3 +67,16 @@ func (a *App) unapprove(p *session.Pending) {
 	a.plan.SetMode(permission.ModePlan, planmode.ViaRewind)
 	a.plan.DropCarried()
 }
+
+// sayStale warns, once per change, that files the pending plan names
+// changed since it was written.
+func (a *App) sayStale() {
+	n := planmode.StaleNotice(a.plan.StaleFiles())
+	a.mu.Lock()
+	said := n == "" || n == a.staleSaid
+	a.staleSaid = n
+	a.mu.Unlock()
+	if !said {
+		a.emit(event.Notice{Level: "warning", Text: n})
+	}
+}

@@ -42,6 +42,9 @@ func (a *App) Start() error {
 	for _, i := range a.infos {
 		a.emit(event.Notice{Level: "info", Text: i})
 	}
+	if a.resumed && a.pendingPlan() != nil {
+		a.sayStale()
+	}
 	m, via, err := a.startingMode()
 	if err != nil {
 		return err
@@ -152,6 +155,9 @@ func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, 
 	if err := a.CheckPlanAnswer(event.Question{Kind: event.AskPlanExit, Plan: p.Plan, Permissions: p.Permissions}, ans); err != nil {
 		return TurnResult{}, &UsageError{Msg: err.Error()}
 	}
+	// Named before the answer takes effect: the plan was written
+	// against files that may no longer be what it saw.
+	a.sayStale()
 	a.mu.Lock()
 	main := a.main
 	a.mu.Unlock()

@@ -271,3 +271,31 @@ func TestRewindUndoesAPlanApprovedOnResume(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// A planned file changed by hand between the plan and its approval in a
+// later run is named before anything runs; a dialog offers re-planning.
+func TestProvenanceNamesPlannedFilesChangedSinceThePlan(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, carryReplies("add a greeting")...)
+		w.write("NOTES.md", "first\n")
+		id := "3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98"
+		w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--session-id", id)
+		w.write("NOTES.md", "changed by hand\n")
+		o := w.mustRun(0, "", "-p", "--resume", id, "--approve-plan", "accept-edits", "--output-format", "stream-json", "--verbose")
+		notice, firstRun := -1, -1
+		for i, l := range lines(t, o.stdout) {
+			if l["event"] == "notice" && strings.Contains(fmt.Sprint(l["text"]), "files it names changed: NOTES.md") && notice < 0 {
+				notice = i
+			}
+			if (l["event"] == "tool_started" || l["type"] == "assistant") && firstRun < 0 {
+				firstRun = i
+			}
+		}
+		if notice < 0 || firstRun >= 0 && notice > firstRun {
+			t.Fatalf("the change was not named before anything ran (notice at %d, first run at %d):\n%s", notice, firstRun, o.stdout)
+		}
+		if strings.Count(o.stdout, "files it names changed") != 1 {
+			t.Errorf("the change is named more than once:\n%s", o.stdout)
+		}
+	})
+}

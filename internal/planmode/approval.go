@@ -17,6 +17,7 @@ const (
 	OptionBypass       = event.OptionBypass
 	OptionApprove      = event.OptionApprove
 	OptionReject       = event.OptionReject
+	OptionReplan       = event.OptionReplan
 )
 
 // ApprovalOption is one way to answer a plan approval, with what it does.
@@ -36,6 +37,9 @@ type ApprovalOption struct {
 	// Shown says dialogs offer it; a plain "approve", which names no
 	// mode, is for hosts and flags.
 	Shown bool
+	// WhenStale says dialogs offer it only when files the plan names
+	// changed since it was written.
+	WhenStale bool
 }
 
 var approvalOptions = []ApprovalOption{
@@ -45,6 +49,7 @@ var approvalOptions = []ApprovalOption{
 	{ID: OptionBypass, Label: "Yes, and bypass permissions", Mode: permission.ModeBypass, Shown: true},
 	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode"},
 	{ID: OptionReject, Label: "No, keep planning", Reject: true, Shown: true},
+	{ID: OptionReplan, Label: "No, re-plan: files the plan names changed since it was written", Reject: true, Shown: true, WhenStale: true},
 }
 
 // LookupOption finds an approval option by its id.
@@ -88,7 +93,11 @@ func (s *Session) CheckOption(option string) error {
 // display order: the bypass option only when this run allows bypassing.
 func (s *Session) Options() []event.Option {
 	var opts []event.Option
+	stale := len(s.StaleFiles()) > 0
 	for _, o := range approvalOptions {
+		if o.WhenStale && !stale {
+			continue
+		}
 		if o.Shown && (o.Mode == "" || s.guard(o.Mode, ViaApproval) == nil) {
 			opts = append(opts, event.Option{ID: o.ID, Label: o.Label})
 		}
@@ -177,6 +186,12 @@ func (s *Session) ApproveWith(option string, edited *string, model string, grant
 
 // RequestExit announces that the model asked for approval of its plan.
 func (s *Session) RequestExit(agentID, plan string, perms []event.PlanPermission) {
+	if agentID == "" {
+		s.mu.Lock()
+		s.recordProvenanceLocked(plan)
+		s.changed()
+		s.mu.Unlock()
+	}
 	s.emitEvent(event.PlanExitRequested{AgentID: agentID, Plan: plan, PlanFile: s.PlanFile(agentID), Options: s.Options(), Permissions: perms})
 }
 

@@ -118,6 +118,9 @@ type State struct {
 	// Carried is the last approved plan, as its implementation carries
 	// it (see Carried).
 	Carried *Carried `json:"carried,omitempty"`
+	// Provenance is what the project looked like when the plan was last
+	// put up for approval.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // Session is the plan-mode state of one session with the operations on it.

@@ -1,6 +1,7 @@
 package planmode
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -118,5 +119,48 @@ func TestStepReminderIsSmallAndStopsWhenAllIsDone(t *testing.T) {
 	}
 	if _, ok := StepReminder(items); ok {
 		t.Error("a reminder with every step done")
+	}
+}
+
+func TestProvenanceNamesChangedFilesAndOffersReplan(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git", "refs", "heads"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(root, ".git", "refs", "heads", "main"), []byte("0123abcd\n"), 0o644)
+	_ = os.MkdirAll(filepath.Join(root, "src"), 0o755)
+	_ = os.WriteFile(filepath.Join(root, "src", "greet.go"), []byte("v1"), 0o644)
+	s := New(Config{ConfigDir: t.TempDir(), ProjectDir: filepath.Join(root)}, "sess", permission.ModePlan, nil, nil)
+	s.RequestExit("", shapedPlan, nil)
+	p, ok := s.Provenance()
+	if !ok || p.Commit != "0123abcd" || p.Hashes["cmd/main.go"] != "" || len(p.Hashes["src/greet.go"]) != 64 {
+		t.Fatalf("provenance %+v", p)
+	}
+	has := func(id string) bool {
+		for _, o := range s.Options() {
+			if o.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	if s.StaleFiles() != nil || has(OptionReplan) {
+		t.Fatal("stale before any change")
+	}
+	_ = os.WriteFile(filepath.Join(root, "src", "greet.go"), []byte("v2"), 0o644)
+	_ = os.WriteFile(filepath.Join(root, "cmd.go"), nil, 0o644)
+	_ = os.MkdirAll(filepath.Join(root, "cmd"), 0o755)
+	_ = os.WriteFile(filepath.Join(root, "cmd", "main.go"), []byte("new"), 0o644)
+	if got := s.StaleFiles(); !reflect.DeepEqual(got, []string{"cmd/main.go", "src/greet.go"}) || !has(OptionReplan) {
+		t.Fatalf("stale %q, replan offered %v", got, has(OptionReplan))
+	}
+	// The same plan asked again keeps what it was written against.
+	s.RequestExit("", shapedPlan, nil)
+	if len(s.StaleFiles()) != 2 {
+		t.Fatal("asking again forgot the provenance")
+	}
+	if !strings.Contains(s.ReplanFeedback("also X"), "src/greet.go") {
+		t.Error(s.ReplanFeedback(""))
 	}
 }
