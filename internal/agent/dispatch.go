@@ -321,7 +321,7 @@ func (a *Agent) snapshotPlan() {
 	a.mu.Unlock()
 	if changed {
 		_ = a.log(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
-			Slug: a.cfg.Plan.Slug(), Path: a.cfg.Plan.PlanFile(""), Content: content}})
+			Slug: a.cfg.Plan.Slug(), Path: a.cfg.Plan.PlanFile(""), Content: content, Cause: session.CauseModel}})
 	}
 }
 

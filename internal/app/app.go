@@ -345,8 +345,20 @@ func (a *App) emit(e event.Event) {
 	}
 	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
 		if plan, ok := a.plan.ReadPlan(""); ok {
+			cause := session.CauseApproved
+			if ap.Edited {
+				cause = session.CauseEdited
+			}
 			_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
-				Slug: a.plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true}})
+				Slug: a.plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true, Cause: cause}})
+		}
+	}
+	if rj, ok := e.(event.PlanRejected); ok && a.log != nil && !rj.Interrupted {
+		// A feedback round is a version of its own, with the user's
+		// edits if they made any.
+		if plan, ok := a.plan.ReadPlan(""); ok {
+			_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
+				Slug: a.plan.Slug(), Path: rj.PlanFile, Content: plan, Cause: session.CauseSentBack}})
 		}
 	}
 	if a.opts.Sink != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/ponder-agent/ponder/internal/editor"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/plans"
 	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/todo"
 )
@@ -37,6 +38,9 @@ func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 	args = strings.TrimSpace(args)
 	if args == "check" {
 		return a.planCheckCommand()
+	}
+	if args == "diff" {
+		return a.planDiffCommand()
 	}
 	if a.plan.Mode() != permission.ModePlan {
 		if turnRunning {
@@ -75,6 +79,27 @@ func (a *App) planCheckCommand() PlanOutcome {
 		return PlanOutcome{Message: "The report could not be written next to the plan."}
 	}
 	return PlanOutcome{Message: "The report is in " + r.ReportFile + "."}
+}
+
+// planDiffCommand is /plan diff: what changed between the last two
+// versions of this session's plan.
+func (a *App) planDiffCommand() PlanOutcome {
+	slug := a.plan.Slug()
+	if slug == "" {
+		return PlanOutcome{Refused: true, Message: "This session has no plan yet."}
+	}
+	vs, err := plans.Versions(a.cfg.ConfigDir, slug)
+	if err != nil {
+		return PlanOutcome{Refused: true, Message: err.Error()}
+	}
+	d, err := plans.Diff(vs, slug, 0, 0)
+	if err != nil {
+		return PlanOutcome{Refused: true, Message: err.Error()}
+	}
+	if d == "" {
+		d = "The last two versions are the same."
+	}
+	return PlanOutcome{Message: "Changes to the plan since its last version:\n" + d}
 }
 
 // SetTaskHint tells the app the task about to be given, so that a plan

@@ -299,3 +299,54 @@ func TestProvenanceNamesPlannedFilesChangedSinceThePlan(t *testing.T) {
 		}
 	})
 }
+
+// Every revision of a plan is a version: the model's writes, a feedback
+// round, the user's edit at approval; plans log lists them with their
+// causes and plans diff compares any two.
+func TestPlanVersionsLogAndDiff(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		v1 := "# Greet\n\n1. Say hello.\n"
+		v2 := "# Greet\n\n1. Say hello.\n2. Mention the date.\n"
+		v3 := "# Greet\n\n1. Say hello warmly.\n2. Mention the date.\n"
+		w := newWorld(t, api,
+			writePlanText("v1", v1, fakemodel.Match{LastUser: "add a greeting"}),
+			fakemodel.Reply{Name: "exit v1", When: fakemodel.Match{ToolResult: "Created"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode", Input: map[string]any{}}}},
+			fakemodel.Reply{Name: "v2", When: fakemodel.Match{LastUser: "mention the date"}, ToolCalls: []fakemodel.ToolCall{
+				{Name: "Write", InputFunc: func(r *fakemodel.Request) any { return map[string]any{"file_path": planPath(r), "content": v2} }},
+				{Name: "ExitPlanMode", Input: map[string]any{}},
+			}},
+			fakemodel.Reply{Name: "implement", When: fakemodel.Match{LastUser: "approved your plan"}, Text: "Done."},
+		)
+		s := w.start("--permission-mode", "plan")
+		s.say("add a greeting")
+		s.answer(s.control("plan_exit"), map[string]any{"option": "reject", "feedback": "please mention the date"})
+		s.answer(s.control("plan_exit"), map[string]any{"option": "accept-edits", "plan": v3})
+		if res := s.result(); res["subtype"] != "success" {
+			t.Fatalf("result %v", res)
+		}
+		if code := s.close(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		log := w.mustRun(0, "", "plans", "log").stdout
+		want := []string{"1  ", "written by the model, then sent back with feedback", "2  ", "written by the model", "3  ", "edited by the user and approved"}
+		for _, s := range want {
+			if !strings.Contains(log, s) {
+				t.Fatalf("plans log lacks %q:\n%s", s, log)
+			}
+		}
+		if strings.Contains(log, "4  ") {
+			t.Fatalf("more versions than revisions:\n%s", log)
+		}
+		d := w.mustRun(0, "", "plans", "diff").stdout
+		if !strings.Contains(d, "-1. Say hello.") || !strings.Contains(d, "+1. Say hello warmly.") || strings.Contains(d, "+2. Mention the date.") {
+			t.Fatalf("plans diff (last two):\n%s", d)
+		}
+		d = w.mustRun(0, "", "plans", "diff", "", "1", "2").stdout
+		if !strings.Contains(d, "+2. Mention the date.") {
+			t.Fatalf("plans diff 1 2:\n%s", d)
+		}
+		if o := w.run("", "plans", "diff", "", "1", "9"); o.code != 2 || !strings.Contains(o.stderr, "no version 9") {
+			t.Fatalf("a version that is not: %d %s", o.code, o.stderr)
+		}
+	})
+}
