@@ -101,6 +101,9 @@ const (
 	OptionApprove = "approve"
 	// OptionReject sends the plan back, with Answer.Feedback.
 	OptionReject = "reject"
+	// OptionApproveStop approves (edits then pass without asking) but
+	// starts nothing: the user prompts next.
+	OptionApproveStop = "approve-stop"
 	// OptionReplan sends the plan back because files it names changed
 	// since it was written (offered only then).
 	OptionReplan = "replan"

@@ -155,6 +155,9 @@ const (
 	StopInterrupted  = "interrupted"
 	StopPlanPending  = "plan_pending"
 	StopClearContext = "clear_context"
+	// StopPlanApproved: a plan was approved to be implemented when the
+	// user says so.
+	StopPlanApproved = "plan_approved"
 )
 
 // Result is how a turn ended.

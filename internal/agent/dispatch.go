@@ -20,8 +20,9 @@ import (
 
 // stopInfo says whether a batch of calls ended the turn.
 type stopInfo struct {
-	pending *session.Pending
-	clear   bool
+	pending  *session.Pending
+	clear    bool
+	approved bool
 }
 
 // runCalls runs the tool calls of one assistant message and returns their
@@ -40,7 +41,7 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 				j++
 			}
 		}
-		if ctx.Err() != nil || stop.pending != nil || stop.clear {
+		if ctx.Err() != nil || stop.pending != nil || stop.clear || stop.approved {
 			break
 		}
 		var wg sync.WaitGroup
@@ -62,6 +63,8 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 				}
 			case tool.StopClearContext:
 				stop.clear = true
+			case tool.StopApproved:
+				stop.approved = true
 			}
 		}
 		i = j
@@ -92,6 +95,8 @@ func notRun(ctx context.Context, stop stopInfo) tool.Result {
 		return tool.Errorf("Not run: the user interrupted the turn.")
 	case stop.pending != nil:
 		return tool.Errorf("Not run: the plan is waiting for approval.")
+	case stop.approved:
+		return tool.Errorf("Not run: the plan was approved, and the user will say when to start.")
 	}
 	return tool.Errorf("Not run: the conversation was cleared to carry out the approved plan.")
 }

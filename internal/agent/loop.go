@@ -73,6 +73,9 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 		case ctx.Err() != nil:
 			res.StopReason = StopInterrupted
 			return res, a.appendUser(results, true)
+		case stop.approved:
+			res.StopReason = StopPlanApproved
+			return res, a.appendUser(results, false)
 		case stop.clear:
 			// The conversation is about to be replaced: reminders due now
 			// belong to the fresh one.

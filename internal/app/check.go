@@ -72,6 +72,9 @@ func (a *App) implementationEnded() {
 		return
 	}
 	_, _ = a.CheckPlan()
+	if a.cfg.ReturnAfterImplementation() {
+		a.plan.SetMode(permission.ModePlan, planmode.ViaReturn)
+	}
 }
 
 // beforeStop asks the model, once per approved plan, to address how the

@@ -179,6 +179,14 @@ func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, 
 	results = append(results, p.Results[:min(p.CallIndex, len(p.Results))]...)
 	results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: p.ToolUseID, Content: res.Content, IsError: res.IsError})
 	results = append(results, p.Results[min(p.CallIndex, len(p.Results)):]...)
+	if res.Stop == tool.StopApproved {
+		if err := main.Record(results); err != nil {
+			return TurnResult{}, err
+		}
+		out, err := a.finish(ctx, agent.Result{StopReason: agent.StopPlanApproved}, nil)
+		out.Turn = turn
+		return out, err
+	}
 	if res.Stop == tool.StopClearContext {
 		if err := main.Record(results); err != nil {
 			return TurnResult{}, err

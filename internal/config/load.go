@@ -270,6 +270,12 @@ func (c *Config) ScopeFence() bool {
 	return deref(c.Settings.PlanMode.ScopeFence, true)
 }
 
+// ReturnAfterImplementation reports whether plan mode comes back on when
+// an approved plan's implementation ends (planMode.returnAfterImplementation).
+func (c *Config) ReturnAfterImplementation() bool {
+	return deref(c.Settings.PlanMode.ReturnAfterImplementation, false)
+}
+
 // Interview reports whether the interview workflow is on.
 func (c *Config) Interview() bool {
 	if v := c.getenv("PONDER_PLAN_INTERVIEW"); v != "" {

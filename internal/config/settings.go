@@ -85,6 +85,9 @@ type PlanMode struct {
 	// ScopeFence holds an implementation approved with accept-edits to
 	// the files its plan names: other edits ask (default true).
 	ScopeFence *bool `json:"scopeFence,omitempty"`
+	// ReturnAfterImplementation turns plan mode back on when the
+	// implementation of an approved plan ends (default false).
+	ReturnAfterImplementation *bool `json:"returnAfterImplementation,omitempty"`
 }
 
 // Retry tunes how failed model requests are retried.
@@ -154,6 +157,7 @@ func (s *Settings) merge(o Settings) {
 	set(&p.RemoveTodoWrite, q.RemoveTodoWrite)
 	set(&p.Model, q.Model)
 	set(&p.ScopeFence, q.ScopeFence)
+	set(&p.ReturnAfterImplementation, q.ReturnAfterImplementation)
 	set(&s.Retry.MaxAttempts, o.Retry.MaxAttempts)
 	set(&s.Context.Window, o.Context.Window)
 	set(&s.Context.AutoCompactAt, o.Context.AutoCompactAt)

@@ -350,3 +350,33 @@ func TestPlanVersionsLogAndDiff(t *testing.T) {
 		}
 	})
 }
+
+// "Approve and stop here" approves and sets the mode, and no request
+// follows until the user prompts; planMode.returnAfterImplementation
+// turns plan mode back on when the implementation ends.
+func TestApproveAndStopThenReturnToPlanMode(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api,
+			writePlan(fakemodel.Match{LastUser: "add a greeting"}),
+			exitPlan,
+		)
+		writeConfigFile(t, filepath.Join(w.cfg, "settings.json"), `{"planMode":{"returnAfterImplementation":true}}`)
+		id := "2b1a0f9e-8d7c-4b6a-9e5d-3c2b1a0f9e8d"
+		o := w.mustRun(0, "", "-p", "add a greeting", "--permission-mode", "plan", "--plan-approval", "approve-stop", "--session-id", id, "--output-format", "json")
+		res := lastResult(t, o.stdout)
+		if res["permission_mode"] != "acceptEdits" || res["stop_reason"] != "plan_approved" || w.read("hello.txt") != "<missing>" {
+			t.Fatalf("approve and stop: %v, hello %q", res, w.read("hello.txt"))
+		}
+		for _, r := range w.srv.Requests() {
+			if r.ContainsText("approved your plan and will tell you") {
+				t.Fatalf("a request followed the approval: %s", r.Reply)
+			}
+		}
+		w.allUsed()
+		w.srv.Add(implement("go ahead"), finished)
+		o = w.mustRun(0, "", "-p", "go ahead", "--resume", id, "--output-format", "json")
+		if w.read("hello.txt") != "hello\n" || lastResult(t, o.stdout)["permission_mode"] != "plan" {
+			t.Fatalf("after the implementation: hello %q\n%s", w.read("hello.txt"), o.stdout)
+		}
+	})
+}

@@ -18,6 +18,7 @@ const (
 	OptionApprove      = event.OptionApprove
 	OptionReject       = event.OptionReject
 	OptionReplan       = event.OptionReplan
+	OptionApproveStop  = event.OptionApproveStop
 )
 
 // ApprovalOption is one way to answer a plan approval, with what it does.
@@ -32,6 +33,9 @@ type ApprovalOption struct {
 	Mode permission.Mode
 	// ClearContext starts implementing in a fresh conversation.
 	ClearContext bool
+	// Stop approves without starting the implementation: the user
+	// prompts next.
+	Stop bool
 	// Reject sends the plan back: plan mode goes on.
 	Reject bool
 	// Shown says dialogs offer it; a plain "approve", which names no
@@ -47,6 +51,7 @@ var approvalOptions = []ApprovalOption{
 	{ID: OptionManual, Label: "Yes, and approve each edit", Mode: permission.ModeDefault, Shown: true},
 	{ID: OptionClearContext, Label: "Yes, clear the conversation and start from the plan", ClearContext: true, Shown: true},
 	{ID: OptionBypass, Label: "Yes, and bypass permissions", Mode: permission.ModeBypass, Shown: true},
+	{ID: OptionApproveStop, Label: "Yes, approve and stop here (auto-accept edits once I say go)", Mode: permission.ModeAcceptEdits, Stop: true},
 	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode"},
 	{ID: OptionReject, Label: "No, keep planning", Reject: true, Shown: true},
 	{ID: OptionReplan, Label: "No, re-plan: files the plan names changed since it was written", Reject: true, Shown: true, WhenStale: true},
@@ -119,6 +124,9 @@ type Approval struct {
 	// ClearContext asks the caller to clear the conversation and start
 	// over from Implementation().
 	ClearContext bool
+	// Stop asks the caller to end the turn: the user starts the
+	// implementation.
+	Stop bool
 }
 
 // Approve leaves plan mode as the chosen option says (X5): accept-edits →
@@ -174,7 +182,7 @@ func (s *Session) ApproveWith(option string, edited *string, model string, grant
 	carried := *s.st.Carried
 	s.changed()
 	s.mu.Unlock()
-	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext,
+	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext, Stop: o.Stop,
 		Model: model, Granted: granted}
 	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited, Model: model, Granted: granted,
 		Title: carried.Title, Steps: carried.StepItems(), Files: carried.Files, Dirs: carried.Dirs})

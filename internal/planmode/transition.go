@@ -25,6 +25,7 @@ const (
 	ViaSettings Via = "settings" // permissions.defaultMode at start
 	ViaTeam     Via = "team"     // a teammate that must plan first starts planning
 	ViaRewind   Via = "rewind"   // a rewind back to a plan's approval
+	ViaReturn   Via = "return"   // planMode.returnAfterImplementation, as an implementation ends
 )
 
 // Change describes a mode change that happened, or was refused.

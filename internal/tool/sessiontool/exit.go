@@ -131,6 +131,9 @@ func Answer(plan *planmode.Session, impl Implementer, perms []event.PlanPermissi
 	if a.ClearContext {
 		return tool.Result{Content: planmode.ClearedResult, Stop: tool.StopClearContext, Summary: "approved"}
 	}
+	if a.Stop {
+		return tool.Result{Content: planmode.ApprovedStopResult, Stop: tool.StopApproved, Summary: "approved: the user starts it"}
+	}
 	return tool.Result{Content: planmode.ApprovedResult(a), Summary: "approved: " + modeWords(a.Mode)}
 }
 
