@@ -2,7 +2,10 @@ package app
 
 import (
 	"errors"
+	"github.com/ponder-agent/ponder/internal/atomicfile"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/ponder-agent/ponder/event"
@@ -42,6 +45,9 @@ func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 	if args == "diff" {
 		return a.planDiffCommand()
 	}
+	if rest, ok := strings.CutPrefix(args, "save"); ok && (rest == "" || rest[0] == ' ') {
+		return a.planSaveCommand(strings.TrimSpace(rest))
+	}
 	if a.plan.Mode() != permission.ModePlan {
 		if turnRunning {
 			return PlanOutcome{Refused: true, Message: "A turn is running. Wait for it to finish, or press Esc to interrupt it, then use /plan."}
@@ -79,6 +85,42 @@ func (a *App) planCheckCommand() PlanOutcome {
 		return PlanOutcome{Message: "The report could not be written next to the plan."}
 	}
 	return PlanOutcome{Message: "The report is in " + r.ReportFile + "."}
+}
+
+// planSaveCommand is /plan save PATH: a copy of the plan in the project
+// (docs/plans/, say). It is the user's act, but no way around a rule:
+// not in plan mode (which changes nothing but the plan), only inside the
+// project, never over a file a deny rule covers or one that decides what
+// runs, and never through a link.
+func (a *App) planSaveCommand(path string) PlanOutcome {
+	if path == "" {
+		return PlanOutcome{Refused: true, Message: "Usage: /plan save PATH (a file in the project, such as docs/plans/feature.md)."}
+	}
+	if a.plan.Mode() == permission.ModePlan {
+		return PlanOutcome{Refused: true, Message: "Plan mode changes no file but the plan: approve it (or leave plan mode) first, then /plan save."}
+	}
+	plan, ok := a.plan.ReadPlan("")
+	if !ok || strings.TrimSpace(plan) == "" {
+		return PlanOutcome{Refused: true, Message: "This session has no plan to save."}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(a.dir, path)
+	}
+	path = filepath.Clean(path)
+	if rel, err := filepath.Rel(a.root, path); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return PlanOutcome{Refused: true, Message: path + " is outside the project; /plan save writes inside it."}
+	}
+	d := a.perm.Decide(permission.Context{Mode: permission.ModeAcceptEdits}, permission.Access{Tool: "Write", Kind: permission.KindWrite, Paths: []string{path}})
+	if d.Behavior != permission.Allow {
+		return PlanOutcome{Refused: true, Message: "Not saved: " + d.Reason}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return PlanOutcome{Refused: true, Message: "Not saved: " + err.Error()}
+	}
+	if err := atomicfile.WriteNoFollow(path, []byte(plan), 0o644); err != nil {
+		return PlanOutcome{Refused: true, Message: "Not saved: " + err.Error()}
+	}
+	return PlanOutcome{Message: "Saved the plan to " + path + "."}
 }
 
 // planDiffCommand is /plan diff: what changed between the last two
