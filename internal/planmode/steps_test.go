@@ -85,6 +85,15 @@ func TestApprovalCarriesThePlanAndFencesAcceptEdits(t *testing.T) {
 	if !reflect.DeepEqual(sc.Files, wantFiles) || !reflect.DeepEqual(sc.Dirs, []string{filepath.Join(root, "src/api")}) {
 		t.Errorf("scope = %+v", sc)
 	}
+	// A plan cannot fence in the whole project, or what lies outside it.
+	wide := New(Config{ConfigDir: t.TempDir(), ProjectDir: root}, "s3", permission.ModePlan, nil, nil)
+	_ = wide.WritePlan("", "## Files\n- `./`\n- `/etc/`\n- `/tmp/x.go`\n")
+	if _, err := wide.Approve(OptionAcceptEdits, nil); err != nil {
+		t.Fatal(err)
+	}
+	if sc := wide.Scope(); sc != nil {
+		t.Errorf("a fence around the project or outside it: %+v", sc)
+	}
 	s.SetMode(permission.ModeDefault, ViaTUI)
 	if s.Scope() != nil {
 		t.Error("the fence is for accept-edits only")
