@@ -30,7 +30,7 @@ func TestApprovedPlanStepsShowAsTheChecklist(t *testing.T) {
 func TestPlanReportNotice(t *testing.T) {
 	f := newFixture(t, false)
 	f.m.handleEvent(event.PlanReport{PlanFile: "/p/plan.md", ReportFile: "/p/plan.report.txt", Title: "Greet",
-		Steps: []event.StepCheck{{Step: "Write it", Status: event.StepDone}, {Step: "Check it", Status: event.StepSkipped}},
+		Steps:     []event.StepCheck{{Step: "Write it", Status: event.StepDone}, {Step: "Check it", Status: event.StepSkipped}},
 		Unplanned: []string{"other.txt"}, Summary: "1 of 2 steps done. 1 file(s) changed outside the plan."})
 	screen := f.screen()
 	if !strings.Contains(screen, "step 2 skipped: Check it") || !strings.Contains(screen, "not in the plan: other.txt") {
