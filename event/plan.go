@@ -35,6 +35,14 @@ type PlanApproved struct {
 	// approval chose one; Granted are the rules it granted.
 	Model   string   `json:"model,omitempty"`
 	Granted []string `json:"granted,omitempty"`
+	// Title is the plan's title; Steps are the steps of its
+	// implementation section, which become the todo list (later changes
+	// of it come as TodoWrite results, ToolFinished.Todos); Files and
+	// Dirs are the files and directories the plan names.
+	Title string     `json:"title,omitempty"`
+	Steps []TodoItem `json:"steps,omitempty"`
+	Files []string   `json:"files,omitempty"`
+	Dirs  []string   `json:"dirs,omitempty"`
 }
 
 // PlanRejected says the plan was sent back; plan mode goes on.
@@ -93,4 +101,49 @@ const (
 	OptionApprove = "approve"
 	// OptionReject sends the plan back, with Answer.Feedback.
 	OptionReject = "reject"
+	// OptionApproveStop approves (edits then pass without asking) but
+	// starts nothing: the user prompts next.
+	OptionApproveStop = "approve-stop"
+	// OptionReplan sends the plan back because files it names changed
+	// since it was written (offered only then).
+	OptionReplan = "replan"
 )
+
+// PlanReport compares an implementation with its approved plan: sent
+// when the implementation's turn ends, and on request (/plan check).
+type PlanReport struct {
+	PlanFile string `json:"plan_file"`
+	// ReportFile is where the report was written, next to the plan.
+	ReportFile string      `json:"report_file,omitempty"`
+	Title      string      `json:"title,omitempty"`
+	Steps      []StepCheck `json:"steps,omitempty"`
+	// Unplanned are files changed that the plan did not name; Untouched
+	// planned files nothing changed; Commands ran outside the sandbox,
+	// so what they changed is unknown.
+	Unplanned []string `json:"unplanned,omitempty"`
+	Untouched []string `json:"untouched,omitempty"`
+	Commands  []string `json:"commands,omitempty"`
+	Summary   string   `json:"summary"`
+}
+
+// StepCheck is one step of a plan and how the implementation went with
+// it.
+type StepCheck struct {
+	Step   string     `json:"step"`
+	Status StepStatus `json:"status"`
+}
+
+// StepStatus is how a step of an approved plan stands.
+type StepStatus string
+
+// The ways a step can stand.
+const (
+	StepDone    StepStatus = "done"
+	StepSkipped StepStatus = "skipped"
+	StepChanged StepStatus = "changed"
+	// StepUntracked: the todo list was never updated since the approval,
+	// so nothing says how the step went.
+	StepUntracked StepStatus = "untracked"
+)
+
+func (PlanReport) Kind() string { return "plan_report" }

@@ -77,6 +77,9 @@ type Question struct {
 	// ChangedLines are the 1-based lines of Plan that are new since.
 	PreviousPlan string `json:"previous_plan,omitempty"`
 	ChangedLines []int  `json:"changed_lines,omitempty"`
+	// Stale are files the plan names that changed since it was written;
+	// the options then include re-planning.
+	Stale []string `json:"stale,omitempty"`
 	// Models are the models the implementation may be given (the first
 	// is the one in use).
 	Models []string `json:"models,omitempty"`

@@ -93,11 +93,18 @@ func (ss *session) translate(e event.Event) {
 		}
 	case event.ModeChanged:
 		ss.modeChanged(e.To, eventMeta(e))
-	case event.PlanModeEntered, event.PlanExitRequested, event.PlanApproved, event.PlanRejected, event.PlanImplement, event.PlanPhase:
+	case event.PlanModeEntered, event.PlanExitRequested, event.PlanApproved, event.PlanRejected, event.PlanImplement, event.PlanPhase, event.PlanReport:
 		// Each shows in the editor on its own carrier too (the mode, the
 		// approval request, the ExitPlanMode call); this is the event
 		// itself, for clients that read ponder's metadata.
 		ss.send(sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{SessionUpdate: "session_info_update"}}, eventMeta(e))
+		if pa, ok := e.(event.PlanApproved); ok && len(pa.Steps) > 0 {
+			// The plan's steps are the todo list from now on.
+			ss.send(todoPlan(pa.Steps), nil)
+		}
+		if pr, ok := e.(event.PlanReport); ok {
+			ss.send(sdk.UpdateAgentMessageText("\n\nPlan check: "+pr.Summary+"\n"), eventMeta(e))
+		}
 		if im, ok := e.(event.PlanImplement); ok {
 			ss.send(sdk.UpdateAgentMessageText(fmt.Sprintf("\n\nStarting a fresh conversation from the approved plan (%s).\n\n", im.PlanFile)), eventMeta(e))
 		}

@@ -60,6 +60,11 @@ type Config struct {
 	// Hooks run before and after tool calls and when the model would end
 	// the turn (nil: none).
 	Hooks *hooks.Registry
+	// BeforeStop, when set, runs when the main conversation's model
+	// would end the turn (after the Stop hooks let it): a non-empty text
+	// goes back to the model as the next message and the turn goes on.
+	// It must say something only a bounded number of times.
+	BeforeStop func() string
 	// Guard puts back the files that decide what ponder runs when a call
 	// the user did not approve one by one changed them (nil: none).
 	Guard *runguard.Guard
@@ -154,6 +159,9 @@ const (
 	StopInterrupted  = "interrupted"
 	StopPlanPending  = "plan_pending"
 	StopClearContext = "clear_context"
+	// StopPlanApproved: a plan was approved to be implemented when the
+	// user says so.
+	StopPlanApproved = "plan_approved"
 )
 
 // Result is how a turn ended.

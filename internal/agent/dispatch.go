@@ -20,8 +20,9 @@ import (
 
 // stopInfo says whether a batch of calls ended the turn.
 type stopInfo struct {
-	pending *session.Pending
-	clear   bool
+	pending  *session.Pending
+	clear    bool
+	approved bool
 }
 
 // runCalls runs the tool calls of one assistant message and returns their
@@ -40,7 +41,7 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 				j++
 			}
 		}
-		if ctx.Err() != nil || stop.pending != nil || stop.clear {
+		if ctx.Err() != nil || stop.pending != nil || stop.clear || stop.approved {
 			break
 		}
 		var wg sync.WaitGroup
@@ -62,6 +63,8 @@ func (a *Agent) runCalls(ctx context.Context, uses []llm.Block) ([]llm.Block, st
 				}
 			case tool.StopClearContext:
 				stop.clear = true
+			case tool.StopApproved:
+				stop.approved = true
 			}
 		}
 		i = j
@@ -92,6 +95,8 @@ func notRun(ctx context.Context, stop stopInfo) tool.Result {
 		return tool.Errorf("Not run: the user interrupted the turn.")
 	case stop.pending != nil:
 		return tool.Errorf("Not run: the plan is waiting for approval.")
+	case stop.approved:
+		return tool.Errorf("Not run: the plan was approved, and the user will say when to start.")
 	}
 	return tool.Errorf("Not run: the conversation was cleared to carry out the approved plan.")
 }
@@ -244,6 +249,8 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 		}
 		ans, err := a.cfg.Ask.Ask(ctx, q)
 		switch {
+		case errors.Is(err, permission.ErrNoAnswerer) && d.Rule == permission.RuleScope:
+			d.Reason = "Refused: nobody can approve a change outside the approved plan in this session. " + d.Reason
 		case errors.Is(err, permission.ErrNoAnswerer):
 			d.Reason = "This call needs approval, and nobody can give it in this session. " + d.Reason +
 				" (In a headless run, allow such calls with --allowedTools or --permission-mode.)"
@@ -267,7 +274,9 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 			}
 			return out, tool.ConfinementFor(d), false
 		}
-		d.Rule = "user"
+		if d.Rule != permission.RuleScope || !errors.Is(err, permission.ErrNoAnswerer) {
+			d.Rule = "user"
+		}
 	}
 	a.cfg.Emit(event.ToolRefused{AgentID: a.cfg.ID, ID: use.ID, Tool: use.Name, Input: use.Input, Rule: d.Rule,
 		Reason: d.Reason, Mode: string(pc.Mode), PlanFile: pc.PlanFile})
@@ -291,6 +300,9 @@ func (a *Agent) callerContext() permission.Context {
 	}
 	pc := permission.NewContext(a.mode(), planFile, permission.Caller{
 		Type: a.cfg.Type, ReadOnly: a.cfg.ReadOnly, Subagent: a.cfg.ID != "", DeniedTools: a.cfg.DeniedTools})
+	if a.cfg.Plan != nil {
+		pc.Scope = a.cfg.Plan.Scope()
+	}
 	return pc
 }
 
@@ -327,7 +339,7 @@ func (a *Agent) snapshotPlan() {
 	a.mu.Unlock()
 	if changed {
 		_ = a.log(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
-			Slug: a.cfg.Plan.Slug(), Path: a.cfg.Plan.PlanFile(""), Content: content}})
+			Slug: a.cfg.Plan.Slug(), Path: a.cfg.Plan.PlanFile(""), Content: content, Cause: session.CauseModel}})
 	}
 }
 

@@ -55,6 +55,12 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 				content = []llm.Block{llm.TextBlock(more)}
 				continue
 			}
+			if a.cfg.BeforeStop != nil && a.cfg.ID == "" && ctx.Err() == nil {
+				if more := a.cfg.BeforeStop(); more != "" {
+					content = []llm.Block{llm.TextBlock(more)}
+					continue
+				}
+			}
 			res.StopReason = StopEndTurn
 			return res, nil
 		}
@@ -67,6 +73,9 @@ func (a *Agent) loop(ctx context.Context, content []llm.Block) (Result, error) {
 		case ctx.Err() != nil:
 			res.StopReason = StopInterrupted
 			return res, a.appendUser(results, true)
+		case stop.approved:
+			res.StopReason = StopPlanApproved
+			return res, a.appendUser(results, false)
 		case stop.clear:
 			// The conversation is about to be replaced: reminders due now
 			// belong to the fresh one.

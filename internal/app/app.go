@@ -184,6 +184,10 @@ type App struct {
 	mcp *mcpclient.Manager
 	// hostMCPSaid are the host's MCP servers whose failure was said.
 	hostMCPSaid map[string]bool
+	// stepsDue says the approved plan's step reminder is due (carry.go).
+	stepsDue stepsDueFlag
+	// staleSaid is the last warning about a pending plan's changed files.
+	staleSaid string
 
 	// warnings collected while starting (settings, transcript).
 	warnings []string
@@ -354,8 +358,20 @@ func (a *App) emit(e event.Event) {
 	}
 	if ap, ok := e.(event.PlanApproved); ok && a.log != nil {
 		if plan, ok := a.plan.ReadPlan(""); ok {
+			cause := session.CauseApproved
+			if ap.Edited {
+				cause = session.CauseEdited
+			}
 			_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
-				Slug: a.plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true}})
+				Slug: a.plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true, Cause: cause}})
+		}
+	}
+	if rj, ok := e.(event.PlanRejected); ok && a.log != nil && !rj.Interrupted {
+		// A feedback round is a version of its own, with the user's
+		// edits if they made any.
+		if plan, ok := a.plan.ReadPlan(""); ok {
+			_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{
+				Slug: a.plan.Slug(), Path: rj.PlanFile, Content: plan, Cause: session.CauseSentBack}})
 		}
 	}
 	if a.opts.Sink != nil {
@@ -416,6 +432,7 @@ func (a *App) planConfig() planmode.Config {
 		Interview:         a.cfg.Interview(),
 		Variant:           config.Str(s.PlanMode.Variant, ""),
 		BypassAllowed:     a.bypassAllowed(),
+		NoScopeFence:      !a.cfg.ScopeFence(),
 		Ceiling:           a.modeCeiling,
 		HasTaskTool:       func() bool { return a.offers("Task", permission.ModePlan) },
 		Now:               a.opts.Now,

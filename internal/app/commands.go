@@ -2,13 +2,17 @@ package app
 
 import (
 	"errors"
+	"github.com/ponder-agent/ponder/internal/atomicfile"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/editor"
 	"github.com/ponder-agent/ponder/internal/permission"
 	"github.com/ponder-agent/ponder/internal/planmode"
+	"github.com/ponder-agent/ponder/internal/plans"
 	"github.com/ponder-agent/ponder/internal/proctree"
 	"github.com/ponder-agent/ponder/internal/todo"
 )
@@ -35,6 +39,15 @@ type PlanOutcome struct {
 // mode must not change under the model, so the command is refused.
 func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 	args = strings.TrimSpace(args)
+	if args == "check" {
+		return a.planCheckCommand()
+	}
+	if args == "diff" {
+		return a.planDiffCommand()
+	}
+	if rest, ok := strings.CutPrefix(args, "save"); ok && (rest == "" || rest[0] == ' ') {
+		return a.planSaveCommand(strings.TrimSpace(rest))
+	}
 	if a.plan.Mode() != permission.ModePlan {
 		if turnRunning {
 			return PlanOutcome{Refused: true, Message: "A turn is running. Wait for it to finish, or press Esc to interrupt it, then use /plan."}
@@ -59,6 +72,77 @@ func (a *App) PlanCommand(args string, turnRunning bool) PlanOutcome {
 		return PlanOutcome{OpenEditor: path}
 	}
 	return PlanOutcome{Plan: plan, PlanFile: path}
+}
+
+// planCheckCommand is /plan check: the conformance report of the
+// approved plan, sent as an event (which front ends show) and written
+// next to the plan.
+func (a *App) planCheckCommand() PlanOutcome {
+	r, err := a.CheckPlan()
+	if err != nil {
+		return PlanOutcome{Refused: true, Message: "No approved plan to check: approve a plan first."}
+	}
+	if r.ReportFile == "" {
+		return PlanOutcome{Message: "The report could not be written next to the plan."}
+	}
+	return PlanOutcome{Message: "The report is in " + r.ReportFile + "."}
+}
+
+// planSaveCommand is /plan save PATH: a copy of the plan in the project
+// (docs/plans/, say). It is the user's act, but no way around a rule:
+// not in plan mode (which changes nothing but the plan), only inside the
+// project, never over a file a deny rule covers or one that decides what
+// runs, and never through a link.
+func (a *App) planSaveCommand(path string) PlanOutcome {
+	if path == "" {
+		return PlanOutcome{Refused: true, Message: "Usage: /plan save PATH (a file in the project, such as docs/plans/feature.md)."}
+	}
+	if a.plan.Mode() == permission.ModePlan {
+		return PlanOutcome{Refused: true, Message: "Plan mode changes no file but the plan: approve it (or leave plan mode) first, then /plan save."}
+	}
+	plan, ok := a.plan.ReadPlan("")
+	if !ok || strings.TrimSpace(plan) == "" {
+		return PlanOutcome{Refused: true, Message: "This session has no plan to save."}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(a.dir, path)
+	}
+	path = filepath.Clean(path)
+	if rel, err := filepath.Rel(a.root, path); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return PlanOutcome{Refused: true, Message: path + " is outside the project; /plan save writes inside it."}
+	}
+	d := a.perm.Decide(permission.Context{Mode: permission.ModeAcceptEdits}, permission.Access{Tool: "Write", Kind: permission.KindWrite, Paths: []string{path}})
+	if d.Behavior != permission.Allow {
+		return PlanOutcome{Refused: true, Message: "Not saved: " + d.Reason}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return PlanOutcome{Refused: true, Message: "Not saved: " + err.Error()}
+	}
+	if err := atomicfile.WriteNoFollow(path, []byte(plan), 0o644); err != nil {
+		return PlanOutcome{Refused: true, Message: "Not saved: " + err.Error()}
+	}
+	return PlanOutcome{Message: "Saved the plan to " + path + "."}
+}
+
+// planDiffCommand is /plan diff: what changed between the last two
+// versions of this session's plan.
+func (a *App) planDiffCommand() PlanOutcome {
+	slug := a.plan.Slug()
+	if slug == "" {
+		return PlanOutcome{Refused: true, Message: "This session has no plan yet."}
+	}
+	vs, err := plans.Versions(a.cfg.ConfigDir, slug)
+	if err != nil {
+		return PlanOutcome{Refused: true, Message: err.Error()}
+	}
+	d, err := plans.Diff(vs, slug, 0, 0)
+	if err != nil {
+		return PlanOutcome{Refused: true, Message: err.Error()}
+	}
+	if d == "" {
+		d = "The last two versions are the same."
+	}
+	return PlanOutcome{Message: "Changes to the plan since its last version:\n" + d}
 }
 
 // SetTaskHint tells the app the task about to be given, so that a plan

@@ -25,6 +25,7 @@ const (
 	StopInterrupted  = agent.StopInterrupted
 	StopPlanPending  = agent.StopPlanPending
 	StopClearContext = agent.StopClearContext
+	StopPlanApproved = agent.StopPlanApproved
 )
 
 // TurnResult is how a turn ended.

@@ -61,6 +61,7 @@ func (i implementer) Implement(model string, rules []string) {
 	a.mu.Lock()
 	a.approved = &planmode.Approval{Model: model, Granted: granted}
 	a.mu.Unlock()
+	a.carrySteps()
 }
 
 // KeepNotes keeps the user's notes on the approved plan for an

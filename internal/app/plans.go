@@ -64,3 +64,36 @@ func FindPlan(slug string) (PlanInfo, error) {
 	}
 	return p, nil
 }
+
+// PlanVersion is one revision of a plan (see plans.Version).
+type PlanVersion = plans.Version
+
+// PlanVersions lists the revisions of one of this project's plans (by
+// name or the start of it; "" for the newest), oldest first, with the
+// plan's name.
+func PlanVersions(slug string) (string, []PlanVersion, error) {
+	p, err := FindPlan(slug)
+	if err != nil {
+		return "", nil, err
+	}
+	_, _, cfgDir, err := plansLocation()
+	if err != nil {
+		return "", nil, err
+	}
+	vs, err := plans.Versions(cfgDir, p.Slug)
+	return p.Slug, vs, err
+}
+
+// PlanDiff is the unified diff between two versions of a plan (numbers
+// from `plans log`); 0 and 0 compare the last two.
+func PlanDiff(slug string, a, b int) (string, error) {
+	name, vs, err := PlanVersions(slug)
+	if err != nil {
+		return "", err
+	}
+	d, err := plans.Diff(vs, name, a, b)
+	if err != nil {
+		return "", &UsageError{Msg: err.Error()}
+	}
+	return d, nil
+}

@@ -76,7 +76,7 @@ func (a *App) forkPlan(fromSession string) {
 		a.warnings = append(a.warnings, fmt.Sprintf("could not copy the plan %s for the fork: %v", oldPath, err))
 		return
 	}
-	_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{Slug: a.plan.Slug(), Path: newPath, Content: old}})
+	_ = a.log.Append(session.Entry{Type: session.TypePlanSnapshot, Plan: &session.PlanSnapshot{Slug: a.plan.Slug(), Path: newPath, Content: old, Cause: session.CauseForked}})
 	a.infos = append(a.infos, fmt.Sprintf("forked from session %s; the plan was copied to %s", fromSession, newPath))
 }
 

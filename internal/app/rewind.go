@@ -46,6 +46,11 @@ type TurnInfo struct {
 	// or "" for a prompt typed as it is). "" when not recorded.
 	Mode    string
 	Command string
+	// Approval says the turn began by approving a plan a run left
+	// pending (Option says how); rewinding its conversation makes the
+	// plan pending again.
+	Approval bool
+	Option   string
 }
 
 // RewindResult is what a rewind did.
@@ -102,8 +107,8 @@ func (a *App) Turns() []TurnInfo {
 	turns := a.checkpoints.Turns()
 	out := make([]TurnInfo, len(turns))
 	for i, t := range turns {
-		info := TurnInfo{N: t.N, Prompt: t.Prompt, Time: t.Time, Conversation: promptAt(hist, t.Keep, t.Prompt),
-			Mode: t.Start.Mode, Command: t.Start.Via}
+		info := TurnInfo{N: t.N, Prompt: t.Prompt, Time: t.Time, Conversation: turnAt(hist, t),
+			Mode: t.Start.Mode, Command: t.Start.Via, Approval: t.Approved != nil, Option: t.Option}
 		for _, f := range t.Files {
 			info.Files = append(info.Files, f.Path)
 		}
@@ -113,6 +118,31 @@ func (a *App) Turns() []TurnInfo {
 		out[i] = info
 	}
 	return out
+}
+
+// turnAt reports whether the conversation can be cut back to before turn
+// t: its prompt, or for a turn that approved a pending plan the answer to
+// the call that asked, is still where the turn began.
+func turnAt(hist []llm.Message, t checkpoint.Turn) bool {
+	if t.Approved != nil {
+		return answerAt(hist, t.Keep, t.Approved.ToolUseID)
+	}
+	return promptAt(hist, t.Keep, t.Prompt)
+}
+
+// answerAt reports whether the conversation holds, at index keep, the
+// results that answer the tool call id, right after the message that
+// made it.
+func answerAt(hist []llm.Message, keep int, id string) bool {
+	if keep <= 0 || keep >= len(hist) || id == "" || !hist[keep].IsToolResult() {
+		return false
+	}
+	for _, b := range hist[keep].Content {
+		if b.Type == llm.BlockToolResult && b.ToolUseID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // promptAt reports whether the conversation still holds prompt as the
@@ -170,7 +200,7 @@ func (a *App) Rewind(n int, what string) (RewindResult, error) {
 	}
 	main := a.mainAgent()
 	hist := main.History()
-	if res.Conversation && !promptAt(hist, t.Keep, t.Prompt) {
+	if res.Conversation && !turnAt(hist, t) {
 		return res, fmt.Errorf("the conversation of turn %d is gone (compacted or cleared since); rewind its files only", n)
 	}
 	if res.Files {
@@ -189,6 +219,14 @@ func (a *App) Rewind(n int, what string) (RewindResult, error) {
 			}
 			res.NotRestorable = append(res.NotRestorable, s)
 		}
+	}
+	if res.Conversation && t.Approved != nil {
+		// Back to the moment of approval: the plan waits again, in plan
+		// mode, to be approved (perhaps otherwise) or sent back.
+		main.ReplaceHistory(hist[:t.Keep])
+		a.checkpoints.Rewound(n, res.Files, res.Conversation, t.Keep)
+		a.unapprove(t.Approved)
+		return res, a.log.Sync()
 	}
 	if res.Conversation {
 		main.ReplaceHistory(hist[:t.Keep])

@@ -42,6 +42,9 @@ func (a *App) Start() error {
 	for _, i := range a.infos {
 		a.emit(event.Notice{Level: "info", Text: i})
 	}
+	if a.resumed && a.pendingPlan() != nil {
+		a.sayStale()
+	}
 	m, via, err := a.startingMode()
 	if err != nil {
 		return err
@@ -127,6 +130,7 @@ func (a *App) send(ctx context.Context, text string, extra []llm.Block) (TurnRes
 	a.setTurnModel(model)
 	defer a.setTurnModel("")
 	turn := a.beginTurn(main, text, typed)
+	a.stepsDue.Store(true)
 	input := append([]llm.Block{llm.TextBlock(a.withTeamMessages(text))}, a.attach(ctx, mentioned)...)
 	input = append(input, extra...)
 	res, err := main.RunBlocks(ctx, input)
@@ -151,26 +155,50 @@ func (a *App) AnswerPending(ctx context.Context, ans event.Answer) (TurnResult, 
 	if err := a.CheckPlanAnswer(event.Question{Kind: event.AskPlanExit, Plan: p.Plan, Permissions: p.Permissions}, ans); err != nil {
 		return TurnResult{}, &UsageError{Msg: err.Error()}
 	}
+	// Named before the answer takes effect: the plan was written
+	// against files that may no longer be what it saw.
+	a.sayStale()
+	a.mu.Lock()
+	main := a.main
+	a.mu.Unlock()
+	keep := len(main.History())
 	res := sessiontool.Answer(a.plan, implementer{a}, p.Permissions, ans)
 	if err := a.log.Append(session.Entry{Type: session.TypeResolved}); err != nil {
 		return TurnResult{}, err
 	}
 	a.mu.Lock()
 	a.pending = nil
-	main := a.main
 	a.mu.Unlock()
+	turn := 0
+	if a.plan.Mode() != permission.ModePlan {
+		// The implementation is a turn of its own, which a rewind
+		// undoes back to the moment of approval.
+		turn = a.checkpoints.BeginApproved(p, ans.Option, keep)
+	}
 	results := make([]llm.Block, 0, len(p.Results)+1)
 	results = append(results, p.Results[:min(p.CallIndex, len(p.Results))]...)
 	results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: p.ToolUseID, Content: res.Content, IsError: res.IsError})
 	results = append(results, p.Results[min(p.CallIndex, len(p.Results)):]...)
+	if res.Stop == tool.StopApproved {
+		if err := main.Record(results); err != nil {
+			return TurnResult{}, err
+		}
+		out, err := a.finish(ctx, agent.Result{StopReason: agent.StopPlanApproved}, nil)
+		out.Turn = turn
+		return out, err
+	}
 	if res.Stop == tool.StopClearContext {
 		if err := main.Record(results); err != nil {
 			return TurnResult{}, err
 		}
-		return a.finish(ctx, agent.Result{StopReason: agent.StopClearContext}, nil)
+		out, err := a.finish(ctx, agent.Result{StopReason: agent.StopClearContext}, nil)
+		out.Turn = turn
+		return out, err
 	}
-	out, err := main.Continue(ctx, results)
-	return a.finish(ctx, out, err)
+	res2, err := main.Continue(ctx, results)
+	out, err := a.finish(ctx, res2, err)
+	out.Turn = turn
+	return out, err
 }
 
 // finish handles how a turn ended: it clears the conversation and carries
@@ -196,6 +224,9 @@ func (a *App) finish(ctx context.Context, res agent.Result, err error) (TurnResu
 		a.mu.Lock()
 		a.pending = res.Pending
 		a.mu.Unlock()
+	}
+	if err == nil && res.StopReason == agent.StopEndTurn {
+		a.implementationEnded()
 	}
 	if serr := a.log.Sync(); serr != nil && err == nil {
 		err = serr

@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/ponder-agent/ponder/internal/config"
+	"github.com/ponder-agent/ponder/internal/planmode"
 	"github.com/ponder-agent/ponder/internal/session"
 )
 
@@ -40,6 +41,12 @@ func listSessions(store session.Store) ([]SessionInfo, error) {
 		out[i] = SessionInfo{ID: s.ID, Modified: s.Modified}
 		if tr, err := session.Load(s.Path); err == nil {
 			out[i].Title = tr.FirstPrompt()
+			// A session that approved a plan is named after it.
+			if p := tr.LastPlan(true); p != nil {
+				if title := planmode.ParseOutline(p.Content).Title; title != "" {
+					out[i].Title = title
+				}
+			}
 		}
 	}
 	return out, nil

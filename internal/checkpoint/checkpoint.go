@@ -46,6 +46,11 @@ type Turn struct {
 	Commands []Command
 	// Start is how the turn was sent, to send it again after a rewind.
 	Start Start
+	// Approved is the plan approval the turn answered, for a turn that
+	// began by approving a plan left pending (see BeginApproved); Option
+	// is how it was answered.
+	Approved *session.Pending
+	Option   string
 }
 
 // Start is how a turn was sent: the mode the session was in and the
@@ -111,7 +116,7 @@ func (s *Store) Replay(entries []session.Entry) {
 		s.last = max(s.last, c.Turn)
 		switch e.Type {
 		case session.TypeTurn:
-			s.turns = append(s.turns, &Turn{N: c.Turn, Prompt: c.Prompt, Keep: c.Keep, Time: e.Time, Start: Start{Mode: c.Mode, Via: c.Via}})
+			s.turns = append(s.turns, &Turn{N: c.Turn, Prompt: c.Prompt, Keep: c.Keep, Time: e.Time, Start: Start{Mode: c.Mode, Via: c.Via}, Approved: c.Approved, Option: c.Option})
 		case session.TypeCheckpoint:
 			t := s.find(c.Turn)
 			if t == nil {
@@ -160,16 +165,26 @@ func (s *Store) Begin(prompt string, keep int) int {
 func (s *Store) BeginFrom(prompt string, keep int, start Start) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.beginLocked(prompt, keep, start)
+	return s.beginTurnLocked(&Turn{Prompt: prompt, Keep: keep, Start: start})
 }
 
-func (s *Store) beginLocked(prompt string, keep int, start Start) int {
+// BeginApproved starts the turn that answers approval, a plan approval a
+// run left pending, keep messages into the conversation (the messages up
+// to the call that asked for it), and returns its number. Rewinding its
+// conversation puts the approval back.
+func (s *Store) BeginApproved(approval *session.Pending, option string, keep int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.beginTurnLocked(&Turn{Keep: keep, Approved: approval, Option: option})
+}
+
+func (s *Store) beginTurnLocked(t *Turn) int {
 	s.last++
-	t := &Turn{N: s.last, Prompt: prompt, Keep: keep, Time: s.now(), Start: start}
+	t.N, t.Time = s.last, s.now()
 	s.turns = append(s.turns, t)
 	s.current = t
 	s.seen = map[string]bool{}
-	s.record(session.TypeTurn, &session.Checkpoint{Turn: t.N, Prompt: prompt, Keep: keep, Mode: start.Mode, Via: start.Via})
+	s.record(session.TypeTurn, &session.Checkpoint{Turn: t.N, Prompt: t.Prompt, Keep: t.Keep, Mode: t.Start.Mode, Via: t.Start.Via, Approved: t.Approved, Option: t.Option})
 	return t.N
 }
 
@@ -177,7 +192,7 @@ func (s *Store) beginLocked(prompt string, keep int, start Start) int {
 // none. The caller holds s.mu.
 func (s *Store) currentLocked() *Turn {
 	if s.current == nil {
-		s.beginLocked("", -1, Start{})
+		s.beginTurnLocked(&Turn{Keep: -1})
 	}
 	return s.current
 }
@@ -221,6 +236,13 @@ func (s *Store) record(typ string, c *session.Checkpoint) {
 	if s.append != nil {
 		_ = s.append(session.Entry{Type: typ, Checkpoint: c})
 	}
+}
+
+// Last is the number of the latest turn begun (0 before any).
+func (s *Store) Last() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
 }
 
 // Turns returns copies of the live turns, oldest first.

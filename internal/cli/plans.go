@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,7 +19,7 @@ import (
 func newPlansCmd(io IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plans",
-		Short: "Browse plan files: list, show, path, open",
+		Short: "Browse plan files: list, show, path, open, check",
 		Long: `plans lists and opens the plans ponder wrote for this project's plan
 directory (plansDirectory, or ~/.ponder/plans). SLUG is a plan's name or
 the start of it; without one, the newest plan is used.`,
@@ -40,6 +41,24 @@ the start of it; without one, the newest plan is used.`,
 			}},
 		&cobra.Command{Use: "open [SLUG]", Short: "Open a plan in $VISUAL or $EDITOR", Args: usageArgs(cobra.MaximumNArgs(1)),
 			RunE: func(_ *cobra.Command, args []string) error { return openPlan(io, first(args)) }},
+		&cobra.Command{Use: "log [SLUG]", Short: "List a plan's versions with their time and cause", Args: usageArgs(cobra.MaximumNArgs(1)),
+			RunE: func(_ *cobra.Command, args []string) error { return planLog(io, first(args)) }},
+		&cobra.Command{Use: "diff [SLUG [A B]]", Short: "Print the changes between two versions of a plan (default: the last two)",
+			Args: usageArgs(func(cmd *cobra.Command, args []string) error {
+				if len(args) == 2 || len(args) > 3 {
+					return fmt.Errorf("want a plan, or a plan and two version numbers")
+				}
+				return nil
+			}),
+			RunE: func(_ *cobra.Command, args []string) error { return planDiff(io, args) }},
+		&cobra.Command{Use: "check SESSION", Short: "Check a session's implementation against its approved plan", Args: usageArgs(cobra.ExactArgs(1)),
+			RunE: func(_ *cobra.Command, args []string) error {
+				r, err := app.CheckSession(app.Options{}, args[0])
+				if err == nil {
+					fmt.Fprint(io.Out, app.ReportText(r))
+				}
+				return err
+			}},
 	)
 	return cmd
 }
@@ -113,5 +132,43 @@ func openPlan(io IO, slug string) error {
 		return fmt.Errorf("the editor failed: %w", err)
 	}
 	fmt.Fprintln(io.Err, "ponder: opened "+p.Path)
+	return nil
+}
+
+// planLog lists a plan's versions.
+func planLog(io IO, slug string) error {
+	name, vs, err := app.PlanVersions(slug)
+	if err != nil {
+		return err
+	}
+	if len(vs) == 0 {
+		fmt.Fprintf(io.Out, "No versions of %s are recorded.\n", name)
+		return nil
+	}
+	for _, v := range vs {
+		fmt.Fprintf(io.Out, "%d  %s  %s  (session %s)\n", v.N, v.Time.Local().Format("2006-01-02 15:04:05"), v.Cause, v.Session)
+	}
+	return nil
+}
+
+// planDiff prints the diff between two versions of a plan.
+func planDiff(io IO, args []string) error {
+	a, b := 0, 0
+	if len(args) == 3 {
+		var err1, err2 error
+		a, err1 = strconv.Atoi(args[1])
+		b, err2 = strconv.Atoi(args[2])
+		if err1 != nil || err2 != nil {
+			return &app.UsageError{Msg: fmt.Sprintf("plans diff: versions are numbers (see plans log), not %q and %q", args[1], args[2])}
+		}
+	}
+	d, err := app.PlanDiff(first(args), a, b)
+	if err != nil {
+		return err
+	}
+	if d == "" {
+		d = "The two versions are the same.\n"
+	}
+	fmt.Fprint(io.Out, d)
 	return nil
 }

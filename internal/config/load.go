@@ -265,6 +265,18 @@ func (c *Config) agentCount(env string, setting *int, def int) int {
 	return def
 }
 
+// ScopeFence reports whether an approved plan fences accept-edits
+// (planMode.scopeFence, default true).
+func (c *Config) ScopeFence() bool {
+	return deref(c.Settings.PlanMode.ScopeFence, true)
+}
+
+// ReturnAfterImplementation reports whether plan mode comes back on when
+// an approved plan's implementation ends (planMode.returnAfterImplementation).
+func (c *Config) ReturnAfterImplementation() bool {
+	return deref(c.Settings.PlanMode.ReturnAfterImplementation, false)
+}
+
 // Interview reports whether the interview workflow is on.
 func (c *Config) Interview() bool {
 	if v := c.getenv("PONDER_PLAN_INTERVIEW"); v != "" {

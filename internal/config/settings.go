@@ -84,6 +84,12 @@ type PlanMode struct {
 	RemoveTodoWrite *bool `json:"removeTodoWrite,omitempty"`
 	// Model is used while in plan mode (same as models.plan).
 	Model *string `json:"model,omitempty"`
+	// ScopeFence holds an implementation approved with accept-edits to
+	// the files its plan names: other edits ask (default true).
+	ScopeFence *bool `json:"scopeFence,omitempty"`
+	// ReturnAfterImplementation turns plan mode back on when the
+	// implementation of an approved plan ends (default false).
+	ReturnAfterImplementation *bool `json:"returnAfterImplementation,omitempty"`
 }
 
 // Retry tunes how failed model requests are retried.
@@ -165,6 +171,8 @@ func (s *Settings) merge(o Settings) {
 	set(&p.FileNaming, q.FileNaming)
 	set(&p.RemoveTodoWrite, q.RemoveTodoWrite)
 	set(&p.Model, q.Model)
+	set(&p.ScopeFence, q.ScopeFence)
+	set(&p.ReturnAfterImplementation, q.ReturnAfterImplementation)
 	set(&s.Retry.MaxAttempts, o.Retry.MaxAttempts)
 	set(&s.Context.Window, o.Context.Window)
 	set(&s.Context.AutoCompactAt, o.Context.AutoCompactAt)

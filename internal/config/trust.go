@@ -61,6 +61,10 @@ func narrow(s Settings) (Settings, []string) {
 	}
 	n.PlanMode = s.PlanMode
 	n.PlanMode.Model = nil
+	if f := s.PlanMode.ScopeFence; f != nil && !*f {
+		// Turning the fence off loosens accept-edits.
+		n.PlanMode.ScopeFence = nil
+	}
 	n.Retry = s.Retry
 	n.Context = s.Context
 	// Only sandbox settings that tighten it are left in a project's

@@ -71,7 +71,10 @@ func turnList(turns []app.TurnInfo) string {
 			b.WriteByte('\n')
 		}
 		prompt := t.Prompt
-		if prompt == "" {
+		switch {
+		case t.Approval:
+			prompt = "(the approved plan's implementation, " + t.Option + "; rewinding it makes the plan pending again)"
+		case prompt == "":
 			prompt = "(continued)"
 		}
 		first, _, _ := strings.Cut(prompt, "\n")

@@ -108,6 +108,9 @@ type Context struct {
 	Offered []string
 	// Hook is what the session's PreToolUse hooks said about this call.
 	Hook HookRuling
+	// Scope, when set, is the approved plan's fence: accept-edits lets
+	// through unasked only the edits it holds (see Scope).
+	Scope *Scope
 }
 
 // Engine holds the rules of a session and makes every permission decision.
@@ -423,7 +426,17 @@ func (e *Engine) modeDefault(c Context, a Access, canon []string, class shellcla
 			if why := e.configuresExecution(a.Paths, canon); why != "" {
 				return Decision{Behavior: Ask, Rule: "protected file", Reason: why}
 			}
+			if c.Scope != nil {
+				if out := c.Scope.outside(a.Paths, canon); len(out) > 0 {
+					return Decision{Behavior: Ask, Rule: RuleScope, Reason: scopeReason(out)}
+				}
+			}
 			return Decision{Behavior: Allow, Rule: "mode", Reason: "Edits inside the project are accepted."}
+		}
+		if c.Scope != nil {
+			if out := c.Scope.outside(a.Paths, canon); len(out) > 0 {
+				return Decision{Behavior: Ask, Rule: RuleScope, Reason: scopeReason(out)}
+			}
 		}
 		return Decision{Behavior: Ask, Rule: "mode", Reason: "Changing " + strings.Join(a.Paths, ", ") + " needs approval."}
 	case KindExternal:

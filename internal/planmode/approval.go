@@ -17,6 +17,8 @@ const (
 	OptionBypass       = event.OptionBypass
 	OptionApprove      = event.OptionApprove
 	OptionReject       = event.OptionReject
+	OptionReplan       = event.OptionReplan
+	OptionApproveStop  = event.OptionApproveStop
 )
 
 // ApprovalOption is one way to answer a plan approval, with what it does.
@@ -31,6 +33,9 @@ type ApprovalOption struct {
 	Mode permission.Mode
 	// ClearContext starts implementing in a fresh conversation.
 	ClearContext bool
+	// Stop approves without starting the implementation: the user
+	// prompts next.
+	Stop bool
 	// Reject sends the plan back: plan mode goes on.
 	Reject bool
 	// Shown says dialogs offer it; a plain "approve", which names no
@@ -44,6 +49,9 @@ type ApprovalOption struct {
 	// approval to the implementing model as notes, with a rejection as
 	// what to change. "" says the option cannot carry them.
 	NotesLabel string
+	// WhenStale says dialogs offer it only when files the plan names
+	// changed since it was written.
+	WhenStale bool
 }
 
 var approvalOptions = []ApprovalOption{
@@ -55,10 +63,14 @@ var approvalOptions = []ApprovalOption{
 		NotesLabel: "Yes, clear the conversation and start from the plan and my comments"},
 	{ID: OptionBypass, Label: "Yes, and bypass permissions", Mode: permission.ModeBypass, Shown: true,
 		NotesLabel: "Yes, with my comments as notes, and bypass permissions"},
+	{ID: OptionApproveStop, Label: "Yes, approve and stop here (auto-accept edits once I say go)", Mode: permission.ModeAcceptEdits, Stop: true,
+		NotesLabel: "Yes, with my comments as notes, approve and stop here"},
 	{ID: OptionApprove, Label: "Yes, and return to the mode before plan mode", Teammate: true,
 		NotesLabel: "Yes, with my comments as notes, and return to the mode before plan mode"},
 	{ID: OptionReject, Label: "No, keep planning", Reject: true, Shown: true,
 		NotesLabel: "No, keep planning and send my comments"},
+	{ID: OptionReplan, Label: "No, re-plan: files the plan names changed since it was written", Reject: true, Shown: true, WhenStale: true,
+		NotesLabel: "No, re-plan and send my comments"},
 }
 
 // LookupOption finds an approval option by its id.
@@ -121,7 +133,11 @@ func (s *Session) CheckOption(option string) error {
 // display order: the bypass option only when this run allows bypassing.
 func (s *Session) Options() []event.Option {
 	var opts []event.Option
+	stale := len(s.StaleFiles()) > 0
 	for _, o := range approvalOptions {
+		if o.WhenStale && !stale {
+			continue
+		}
 		if o.Shown && (o.Mode == "" || s.guard(o.Mode, ViaApproval) == nil) {
 			opts = append(opts, event.Option{ID: o.ID, Label: o.Label, WithNotes: o.NotesLabel})
 		}
@@ -146,6 +162,9 @@ type Approval struct {
 	// Notes are the user's comments on lines of the approved plan (as
 	// the approval leaves it), for the implementing model.
 	Notes []event.Annotation
+	// Stop asks the caller to end the turn: the user starts the
+	// implementation.
+	Stop bool
 }
 
 // Approve leaves plan mode as the chosen option says (X5): accept-edits →
@@ -197,11 +216,14 @@ func (s *Session) ApproveWith(option string, edited *string, model string, grant
 	}
 	s.mu.Lock()
 	s.st.SentBack = ""
+	s.carryLocked(option, path, plan)
+	carried := *s.st.Carried
 	s.changed()
 	s.mu.Unlock()
-	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext,
+	a := Approval{Option: option, Mode: to, Plan: plan, PlanFile: path, Edited: edited != nil, ClearContext: o.ClearContext, Stop: o.Stop,
 		Model: model, Granted: granted}
-	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited, Model: model, Granted: granted})
+	s.emitEvent(event.PlanApproved{Option: option, Mode: string(to), PlanFile: path, Edited: a.Edited, Model: model, Granted: granted,
+		Title: carried.Title, Steps: carried.StepItems(), Files: carried.Files, Dirs: carried.Dirs})
 	if a.ClearContext {
 		s.emitEvent(event.PlanImplement{Plan: plan, PlanFile: path})
 	}
@@ -210,6 +232,12 @@ func (s *Session) ApproveWith(option string, edited *string, model string, grant
 
 // RequestExit announces that the model asked for approval of its plan.
 func (s *Session) RequestExit(agentID, plan string, perms []event.PlanPermission) {
+	if agentID == "" {
+		s.mu.Lock()
+		s.recordProvenanceLocked(plan)
+		s.changed()
+		s.mu.Unlock()
+	}
 	s.emitEvent(event.PlanExitRequested{AgentID: agentID, Plan: plan, PlanFile: s.PlanFile(agentID), Options: s.Options(), Permissions: perms})
 }
 

@@ -68,7 +68,7 @@ func TestApprovalOptionsTable(t *testing.T) {
 	if strings.Join(shown, " ") != "accept-edits manual clear-context reject" {
 		t.Fatalf("dialog options %v", shown)
 	}
-	if ids := strings.Join(OptionIDs(true), " "); ids != "accept-edits manual clear-context bypass approve" {
+	if ids := strings.Join(OptionIDs(true), " "); ids != "accept-edits manual clear-context bypass approve-stop approve" {
 		t.Fatalf("approving options %s", ids)
 	}
 	for _, id := range OptionIDs(false) {

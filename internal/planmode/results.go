@@ -94,3 +94,7 @@ const InterruptedResult = "Nobody approved the plan: the approval request was cl
 
 // PendingResult is recorded while a headless approval waits for an answer.
 const PendingResult = "The plan is waiting for the user's approval."
+
+// ApprovedStopResult is ExitPlanMode's result when the user approved the
+// plan but will say when to start it.
+const ApprovedStopResult = "The user approved your plan and will tell you when to start implementing it. Do not start now; end your turn. When the user says so, carry it out step by step."

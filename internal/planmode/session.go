@@ -43,6 +43,9 @@ type Config struct {
 	Variant string
 	// BypassAllowed offers "approve and bypass permissions".
 	BypassAllowed bool
+	// NoScopeFence turns off the approved plan's fence on accept-edits
+	// (planMode.scopeFence: false).
+	NoScopeFence bool
 	// Ceiling, when set, is the freest mode the session may be in (a
 	// teammate's: its lead's). A change to a freer mode, whatever its
 	// path, and a restored state get the ceiling instead; "" means none.
@@ -112,6 +115,12 @@ type State struct {
 	// so the next approval can show what changed since; cleared when a
 	// plan is approved.
 	SentBack string `json:"sent_back,omitempty"`
+	// Carried is the last approved plan, as its implementation carries
+	// it (see Carried).
+	Carried *Carried `json:"carried,omitempty"`
+	// Provenance is what the project looked like when the plan was last
+	// put up for approval.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // Session is the plan-mode state of one session with the operations on it.

@@ -24,7 +24,8 @@ const (
 	ViaResume   Via = "resume"   // --approve-plan on resume
 	ViaSettings Via = "settings" // permissions.defaultMode at start
 	ViaTeam     Via = "team"     // a teammate that must plan first starts planning
-	ViaRewind   Via = "rewind"   // a rewind of the conversation: the mode its turn was sent in
+	ViaRewind   Via = "rewind"   // a rewind: the mode its turn was sent in, or back to a plan's approval
+	ViaReturn   Via = "return"   // planMode.returnAfterImplementation, as an implementation ends
 )
 
 // Change describes a mode change that happened, or was refused.

@@ -107,7 +107,19 @@ type PlanSnapshot struct {
 	Path     string `json:"path"`
 	Content  string `json:"content"`
 	Approved bool   `json:"approved,omitempty"`
+	// Cause says what made this version: the model's write, the user's
+	// edit at approval, a plan sent back, an approval, a fork's copy.
+	Cause string `json:"cause,omitempty"`
 }
+
+// The causes of a plan's versions.
+const (
+	CauseModel    = "written by the model"
+	CauseApproved = "approved"
+	CauseEdited   = "edited by the user and approved"
+	CauseSentBack = "sent back with feedback"
+	CauseForked   = "copied for a fork"
+)
 
 // Pending is a plan approval that a headless run left unanswered: the
 // ExitPlanMode call waiting for its result and the results of the other
@@ -152,4 +164,10 @@ type Checkpoint struct {
 	// mode to be in, and the command that sent it ("/plan"; "" for none).
 	Mode string `json:"mode,omitempty"`
 	Via  string `json:"via,omitempty"`
+	// Approved, on a turn, is the plan approval that turn answered (a
+	// turn that implements a plan approved in a later run): rewinding its
+	// conversation makes the approval pending again. Option is how it
+	// was answered.
+	Approved *Pending `json:"approved,omitempty"`
+	Option   string   `json:"option,omitempty"`
 }

@@ -111,6 +111,10 @@ const (
 	// StopClearContext ends the turn because the approved plan is to be
 	// carried out in a fresh conversation.
 	StopClearContext
+	// StopApproved ends the turn once the call's result is recorded: the
+	// plan is approved and the user, not the model, starts its
+	// implementation.
+	StopApproved
 )
 
 // Errorf returns an error result.

@@ -86,6 +86,10 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		if len(e.Granted) > 0 {
 			msg += " Granted for this session: " + strings.Join(e.Granted, ", ") + "."
 		}
+		if len(e.Steps) > 0 {
+			m.todos = e.Steps
+			msg += stepsNotice(e)
+		}
 		c.notice("info", msg)
 	case event.PlanRejected:
 		if e.Interrupted {
@@ -93,6 +97,8 @@ func (m *Model) handleEvent(e event.Event) tea.Cmd {
 		} else {
 			c.notice("info", sentBackNotice(e))
 		}
+	case event.PlanReport:
+		c.notice("info", reportNotice(e))
 	case event.PlanImplement:
 		c.notice("info", "Starting a fresh conversation from the approved plan.")
 	case event.AgentStarted:

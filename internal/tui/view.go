@@ -184,7 +184,7 @@ func (m *Model) todoPanel() string {
 	if len(m.todos) == 0 || (done == len(m.todos) && !m.running) {
 		return ""
 	}
-	return m.th.dim.Render(fmt.Sprintf("Todos %d/%d", done, len(m.todos))) + "\n" + todoLines(m.todos, m.th)
+	return m.th.dim.Render(fmt.Sprintf("Todos %d/%d", done, len(m.todos))+currentStep(m.todos)) + "\n" + todoLines(m.todos, m.th)
 }
 
 // tildePath shortens a path under the home directory.

@@ -102,6 +102,9 @@ func Answer(plan *planmode.Session, impl Implementer, perms []event.PlanPermissi
 	if option == "" && (ans.Feedback != "" || len(ans.Annotations) > 0) {
 		option = planmode.OptionReject
 	}
+	if option == planmode.OptionReplan {
+		option, ans.Feedback = planmode.OptionReject, plan.ReplanFeedback(ans.Feedback)
+	}
 	if option == planmode.OptionReject {
 		text, err := plan.SendBack(planmode.Feedback{Text: ans.Feedback, Edited: ans.EditedPlan, Annotations: ans.Annotations})
 		if err != nil {
@@ -134,6 +137,9 @@ func Answer(plan *planmode.Session, impl Implementer, perms []event.PlanPermissi
 	}
 	if a.ClearContext {
 		return tool.Result{Content: planmode.ClearedResult, Stop: tool.StopClearContext, Summary: "approved"}
+	}
+	if a.Stop {
+		return tool.Result{Content: planmode.ApprovedStopResult, Stop: tool.StopApproved, Summary: "approved: the user starts it"}
 	}
 	return tool.Result{Content: planmode.ApprovedResult(a), Summary: "approved: " + modeWords(a.Mode)}
 }

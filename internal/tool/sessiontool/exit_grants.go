@@ -139,6 +139,7 @@ func CheckGrant(perms []event.PlanPermission, grant []string) error {
 func Question(plan *planmode.Session, impl Implementer, text string, perms []event.PlanPermission) permission.Question {
 	q := permission.Question{Kind: permission.AskPlanExit, Plan: text, PlanFile: plan.PlanFile(""), Options: plan.Options(), Permissions: perms}
 	q.PreviousPlan, q.ChangedLines = plan.Revision(text)
+	q.Stale = plan.StaleFiles()
 	if impl != nil {
 		q.Models = impl.Models()
 	}
