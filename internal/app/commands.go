@@ -97,8 +97,8 @@ func (a *App) planSaveCommand(path string) PlanOutcome {
 	if path == "" {
 		return PlanOutcome{Refused: true, Message: "Usage: /plan save PATH (a file in the project, such as docs/plans/feature.md)."}
 	}
-	if a.plan.Mode() == permission.ModePlan {
-		return PlanOutcome{Refused: true, Message: "Plan mode changes no file but the plan: approve it (or leave plan mode) first, then /plan save."}
+	if err := permission.PlanModeWrite(a.plan.Mode(), a.plan.PlanFile(""), path); err != nil {
+		return PlanOutcome{Refused: true, Message: "Not saved: Plan mode is on (" + err.Error() + "); approve the plan (or leave plan mode) first, then /plan save."}
 	}
 	plan, ok := a.plan.ReadPlan("")
 	if !ok || strings.TrimSpace(plan) == "" {
@@ -111,7 +111,7 @@ func (a *App) planSaveCommand(path string) PlanOutcome {
 	if rel, err := filepath.Rel(a.root, path); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 		return PlanOutcome{Refused: true, Message: path + " is outside the project; /plan save writes inside it."}
 	}
-	d := a.perm.Decide(permission.Context{Mode: permission.ModeAcceptEdits}, permission.Access{Tool: "Write", Kind: permission.KindWrite, Paths: []string{path}})
+	d := a.perm.Decide(permission.NewContext(permission.ModeAcceptEdits, nil, permission.Caller{}), permission.Access{Tool: "Write", Kind: permission.KindWrite, Paths: []string{path}})
 	if d.Behavior != permission.Allow {
 		return PlanOutcome{Refused: true, Message: "Not saved: " + d.Reason}
 	}
