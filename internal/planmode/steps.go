@@ -159,11 +159,21 @@ func listItems(lines []string, re *regexp.Regexp) []string {
 
 // looksLikePath says text could name a file or directory: one word with
 // a slash or a dot in it, no wildcard, no scheme, no way up.
+// fileExt is a short extension of lower-case letters and digits at the
+// end of a name.
+var fileExt = regexp.MustCompile(`\.[a-z0-9]{1,10}$`)
+
 func looksLikePath(p string) bool {
 	if p == "" || len(p) > 300 || strings.ContainsAny(p, " \t*?[]{}<>|;&$\"'") || strings.Contains(p, "://") {
 		return false
 	}
-	if !strings.ContainsAny(p, "/.") || p == "." || p == "/" {
+	if !strings.ContainsAny(p, "/.") || p == "." || p == "/" || strings.ContainsAny(p, "()") {
+		return false
+	}
+	// A name without a directory is a file when it ends in a short,
+	// lower-case extension (main.go, README.md), not a qualified
+	// identifier such as strings.ToUpper or fmt.Println.
+	if !strings.Contains(p, "/") && !fileExt.MatchString(p) {
 		return false
 	}
 	for _, part := range strings.Split(filepath.ToSlash(p), "/") {

@@ -173,3 +173,12 @@ func TestProvenanceNamesChangedFilesAndOffersReplan(t *testing.T) {
 		t.Error(s.ReplanFeedback(""))
 	}
 }
+
+// Qualified identifiers in backquotes are not files the plan names.
+func TestIdentifiersAreNotPlannedFiles(t *testing.T) {
+	o := ParseOutline("# T\n\n## Implementation\n1. Use `strings.ToUpper` and `fmt.Println()` in `main.go`, then `cmd/x/run.go`.\n")
+	got := strings.Join(o.Files, ",")
+	if got != "main.go,cmd/x/run.go" {
+		t.Errorf("files %q", got)
+	}
+}
