@@ -225,9 +225,6 @@ func (s *topScan) finish() {
 	}
 }
 
-// complete reports whether the scanner saw one whole object.
-func (s *topScan) complete() bool { return s.state == stEnd }
-
 // get returns a reserved member.
 func (s *topScan) get(name string) (member, bool) {
 	m, ok := s.members[name]

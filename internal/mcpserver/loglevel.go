@@ -10,6 +10,8 @@ import (
 // until its client sets one (logging/setLevel). The SDK sends none until
 // then; ponder's progress is what a client of "plan" or "implement"
 // waits on, so it goes out at info from the start.
+//
+//lint:ignore SA1019 still the log channel of current clients
 const defaultLogLevel mcp.LoggingLevel = "info"
 
 // run serves one session over t until the client goes away or ctx ends,

@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 the test checks the log level of the protocol version clients use today
 package mcpserver
 
 import (
