@@ -30,7 +30,9 @@ func TestMCPClaimsShownAndMarkedFromTheInterface(t *testing.T) {
 	term.waitFor("the status bar", func(s string) bool { return strings.Contains(statusLine(s), "default") })
 	term.typeText("/mcp")
 	term.send("Enter")
-	s := term.waitText("MCP servers")
+	// The slash menu's own line mentions MCP servers too: wait for the
+	// dialog's list.
+	s := term.waitText("❯ mcp__pm__ask —")
 	if !strings.Contains(s, "❯ mcp__pm__ask — asks; not in plan mode · server says read-only") {
 		t.Fatalf("/mcp:\n%s", s)
 	}
