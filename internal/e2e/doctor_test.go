@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 func TestDoctor(t *testing.T) {
@@ -104,6 +105,7 @@ func TestInitNamesTheSandbox(t *testing.T) {
 // kinds of change (a time, an attribute, a mode, a link) show up in the
 // snapshot, and a process left running shows up in /proc.
 func TestSnapshotSeesChanges(t *testing.T) {
+	testenv.Program(t, "setfattr", "to set an extended attribute the snapshot must see")
 	sw := newSandboxWorld(t, "anthropic")
 	before := sw.deepSnapshot(t)
 	for _, c := range []string{"touch -d 2001-01-01 main.go", "setfattr -n user.x -v 1 util.go", "chmod 600 notes.txt", "ln data.json hard.json"} {
