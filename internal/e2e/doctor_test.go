@@ -120,3 +120,33 @@ func TestSnapshotSeesChanges(t *testing.T) {
 		}
 	}
 }
+
+// In an untrusted folder doctor names the project settings it leaves out
+// and how to trust the folder; with --trust they count.
+func TestDoctorInAnUntrustedFolder(t *testing.T) {
+	w := newWorld(t, "anthropic")
+	os.MkdirAll(filepath.Join(w.dir, ".git"), 0o755)
+	w.write(".ponder/settings.json", `{"permissions":{"allow":["Bash(go test:*)"]},
+		"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./check"}]}]}}`)
+	w.write(".mcp.json", `{"mcpServers":{"tracker":{"command":"tracker-mcp"}}}`)
+	w.write(".ponder/commands/ship.md", "---\nallowed-tools: Bash(git push:*)\n---\nShip it.\n")
+	o := w.mustRun(0, "", "doctor")
+	for _, want := range []string{
+		"trust: " + w.dir + " is not trusted",
+		"ponder ignores its hooks, MCP servers",
+		"- permissions.allow (Bash(go test:*)) in .ponder/settings.json",
+		"- hooks (Stop) in .ponder/settings.json",
+		"- mcpServers (tracker) in .mcp.json",
+		"- allowed-tools of /ship (Bash(git push:*)) in .ponder/commands/ship.md",
+		"to trust it: answer yes when the interface asks, run with --trust, or add " + w.dir + " to trustedFolders",
+		"hooks (read once as a session starts):\n  (none); the project's are ignored until the folder is trusted",
+	} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, o.stdout)
+		}
+	}
+	o = w.mustRun(0, "", "doctor", "--trust")
+	if !strings.Contains(o.stdout, "is trusted (by --trust)") || !strings.Contains(o.stdout, "Stop: ./check") || strings.Contains(o.stdout, "ignored here") {
+		t.Errorf("doctor --trust:\n%s", o.stdout)
+	}
+}
