@@ -153,6 +153,8 @@ type App struct {
 	root   string
 	id     string
 	models Models
+	// aliases are the short model names of the provider in use.
+	aliases modelAliases
 
 	bus      *event.Bus
 	broker   *permission.Broker
@@ -275,6 +277,11 @@ func New(opts Options) (*App, error) {
 		}
 		a.models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
+	// Short names (--model opus) become the provider's model ids, here
+	// for what the user sees and in every request for what else names one.
+	a.aliases = aliasesFor(a.provider.Name(), cfg)
+	a.models = a.aliases.resolveModels(a.models)
+	a.provider = aliasProvider{Provider: a.provider, aliases: a.aliases}
 	a.broker = permission.NewBroker(
 		a.questionAsked,
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })

@@ -118,7 +118,7 @@ func (a *App) expandCommand(line string) (prompt, model string, ownText bool) {
 // session's).
 func (a *App) setTurnModel(model string) {
 	a.mu.Lock()
-	a.turnModel = model
+	a.turnModel = a.aliases.resolve(model)
 	a.mu.Unlock()
 }
 

@@ -61,6 +61,13 @@ func validate(s Settings) (field, msg string) {
 		}
 	}
 	if field == "" {
+		for k, v := range s.ModelAliases {
+			if strings.TrimSpace(k) == "" || v == "" || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+				return "modelAliases", fmt.Sprintf("%q: %q must be a model name, one word of printable characters", k, v)
+			}
+		}
+	}
+	if field == "" {
 		field, msg = validateTeam(s.Team)
 	}
 	if field == "" {
