@@ -155,6 +155,9 @@ type App struct {
 	models Models
 	// aliases are the short model names of the provider in use.
 	aliases modelAliases
+	// commandWarned are the project commands whose ignored front matter
+	// the user was told of in this run.
+	commandWarned map[string]bool
 
 	bus      *event.Bus
 	broker   *permission.Broker

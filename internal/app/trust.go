@@ -71,11 +71,25 @@ func trustNotice(cfg *config.Config) string {
 	}
 	var parts []string
 	for _, it := range trustItems(cfg) {
+		// A command's front matter is named when the command is used,
+		// where it matters (expandCommand).
+		if isCommandItem(it.Name) {
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s (%s) in %s", it.Name, it.Value, it.File))
+	}
+	if len(parts) == 0 {
+		return ""
 	}
 	return fmt.Sprintf("this folder is not trusted, so its settings may only narrow what ponder does; ignored: %s. "+
 		"To use them, run with --trust or add %s to trustedFolders in %s.",
 		strings.Join(parts, "; "), cfg.ProjectDir, filepath.Join(cfg.ConfigDir, "settings.json"))
+}
+
+// isCommandItem reports whether an ignored setting's name is a custom
+// command's front matter (see ignoredCommandGrants).
+func isCommandItem(name string) bool {
+	return strings.HasPrefix(name, "allowed-tools of /") || strings.HasPrefix(name, "model of /")
 }
 
 // TrustItem is a setting an untrusted project's files would apply.

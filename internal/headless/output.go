@@ -374,6 +374,14 @@ func (w *writer) eventLine(e event.Event) map[string]any {
 	if data, err := json.Marshal(e); err == nil {
 		_ = json.Unmarshal(data, &out)
 	}
+	// Every event about a tool names it in "tool"; tool_started and
+	// tool_finished also keep "name", which hosts read before.
+	switch e := e.(type) {
+	case event.ToolStarted:
+		out["tool"] = e.Name
+	case event.ToolFinished:
+		out["tool"] = e.Name
+	}
 	out["type"] = "event"
 	out["event"] = e.Kind()
 	out["session_id"] = w.sessionID
