@@ -130,6 +130,7 @@ func doctorConfig(opts Options, dir string) (*config.Config, error) {
 		Getenv:     opts.Getenv,
 		Trust:      opts.Trust,
 		Remembered: true,
+		Flag:       opts.Settings,
 	})
 	if err != nil {
 		return nil, err

@@ -84,7 +84,7 @@ func (a *App) open() (err error) {
 	a.checkpoints = a.checkpointStore(tr)
 	a.env = &tool.Env{Dir: a.dir, Files: a.fileTracker(tr), Changes: a.checkpoints, Editor: a.opts.Editor}
 	own, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
-	a.ownSystem = own + teamPrompt(a.opts.Team)
+	a.ownSystem = own + addDirsPrompt(a.addDirs) + teamPrompt(a.opts.Team)
 	a.system = a.composeSystem(a.ownSystem)
 	if problem != "" {
 		a.warnings = append(a.warnings, problem)

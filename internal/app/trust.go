@@ -31,6 +31,7 @@ func loadConfig(opts Options, dir string) (*config.Config, error) {
 		Getenv:     opts.Getenv,
 		Trust:      opts.Trust,
 		Remembered: opts.RememberedTrust,
+		Flag:       opts.Settings,
 	})
 	if err != nil {
 		return nil, &UsageError{Msg: "settings: " + err.Error()}
