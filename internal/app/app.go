@@ -168,6 +168,8 @@ type App struct {
 	addDirs []string
 	// debug is the debug log, nil when off.
 	debug *debugLog
+	// meter adds up the run's usage and cost by model.
+	meter *meter
 	// commandWarned are the project commands whose ignored front matter
 	// the user was told of in this run.
 	commandWarned map[string]bool
@@ -304,7 +306,8 @@ func New(opts Options) (*App, error) {
 	if a.debug = newDebugLog(opts.Debug); a.debug != nil {
 		a.provider = debugProvider{Provider: a.provider, log: a.debug}
 	}
-	a.provider = aliasProvider{Provider: a.provider, aliases: a.aliases}
+	a.meter = newMeter(cfg, a.aliases)
+	a.provider = aliasProvider{Provider: meterProvider{Provider: a.provider, m: a.meter}, aliases: a.aliases}
 	a.broker = permission.NewBroker(
 		a.questionAsked,
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })

@@ -17,7 +17,7 @@ import (
 
 // builtinCommands are the names the interface keeps for itself; no file
 // may take them.
-var builtinCommands = []string{"plan", "clear", "compact", "resume", "rewind", "model", "todos", "help", "exit", "quit"}
+var builtinCommands = []string{"plan", "clear", "compact", "resume", "rewind", "model", "todos", "cost", "help", "exit", "quit"}
 
 // CommandInfo describes a custom slash command to front ends.
 type CommandInfo struct {

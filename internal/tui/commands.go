@@ -23,6 +23,7 @@ var slashCommands = []slashCommand{
 	{"/rewind", "", "put files and conversation back to before a turn"},
 	{"/model", "[name]", "show or change the model"},
 	{"/todos", "", "show the todo list"},
+	{"/cost", "", "show this run's token use and cost by model"},
 	{"/mcp", "", "show the MCP servers, their state and tools"},
 	{"/help", "", "keys and commands"},
 	{"/exit", "", "quit ponder"},
@@ -134,7 +135,7 @@ func (m *Model) command(line string) tea.Cmd {
 			m.conv.notice("warning", err.Error())
 			return nil
 		}
-		m.conv.notice("info", "Model changed to "+args+" from the next request on.")
+		m.conv.notice("info", "Model changed to "+m.app.Model()+" from the next request on.")
 	case "/team":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: m.teamList()})
 	case "/rewind":
@@ -147,6 +148,8 @@ func (m *Model) command(line string) tea.Cmd {
 		}
 	case "/mcp":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: mcpText(m.app.MCPServers())})
+	case "/cost":
+		m.conv.add(&item{kind: itemNotice, title: "info", text: m.app.CostSummary()})
 	case "/help":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands()) + m.skillsHelp()})
 	case "/exit", "/quit":
