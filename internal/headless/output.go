@@ -443,7 +443,8 @@ func controlRequest(q event.Question) map[string]any {
 	req := map[string]any{"subtype": string(q.Kind)}
 	switch q.Kind {
 	case event.AskToolUse:
-		req["tool_name"] = q.Tool
+		// "tool" as in every event about a tool; "tool_name" as before.
+		req["tool"], req["tool_name"] = q.Tool, q.Tool
 		req["input"] = q.Input
 		req["reason"] = q.Reason
 		if q.Suggest != "" {
