@@ -81,6 +81,9 @@ type SessionStarted struct {
 	Sandbox string `json:"sandbox"`
 	// MCPServers are the session's MCP servers and how their start went.
 	MCPServers []MCPServer `json:"mcp_servers,omitempty"`
+	// APIKeySource names where the provider's key came from: the
+	// environment variable that held it, or "none".
+	APIKeySource string `json:"api_key_source,omitempty"`
 }
 
 // SandboxNone is the sandbox named when commands cannot be confined.

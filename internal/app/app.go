@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -64,9 +65,17 @@ type Options struct {
 	// do not consult it).
 	Trust           bool
 	RememberedTrust bool
-	Allowed         []string
-	Disallowed      []string
-	MaxTurns        int
+	// Settings is --settings: a settings file, or JSON, that counts as
+	// the user's own for this run, after every settings file.
+	Settings string
+	// AddDirs are --add-dir: directories outside the project whose files
+	// the session may read and edit like the project's.
+	AddDirs []string
+	// Debug, when set, receives ponder's debug log (--debug).
+	Debug      io.Writer
+	Allowed    []string
+	Disallowed []string
+	MaxTurns   int
 	// Tools, when not nil, are the only built-in tools the session has
 	// (--tools): no other is offered, and the engine refuses a call of
 	// one not offered. An empty list leaves none. MCP tools come with
@@ -155,6 +164,17 @@ type App struct {
 	root   string
 	id     string
 	models Models
+	// aliases are the short model names of the provider in use.
+	aliases modelAliases
+	// addDirs are the directories of --add-dir, absolute and checked.
+	addDirs []string
+	// debug is the debug log, nil when off.
+	debug *debugLog
+	// meter adds up the run's usage and cost by model.
+	meter *meter
+	// commandWarned are the project commands whose ignored front matter
+	// the user was told of in this run.
+	commandWarned map[string]bool
 
 	bus      *event.Bus
 	broker   *permission.Broker
@@ -258,10 +278,14 @@ func New(opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	addDirs, err := checkAddDirs(opts.AddDirs, dir)
+	if err != nil {
+		return nil, err
+	}
 	if err := prepareTeam(&opts, cfg); err != nil {
 		return nil, err
 	}
-	a := &App{opts: opts, cfg: cfg, dir: dir, root: cfg.ProjectDir, bus: event.NewBus(), store: session.NewStore(cfg.ConfigDir, dir)}
+	a := &App{opts: opts, cfg: cfg, dir: dir, root: cfg.ProjectDir, bus: event.NewBus(), store: session.NewStore(cfg.ConfigDir, dir), addDirs: addDirs}
 	if err := ensureConfigDir(cfg.ConfigDir, a.store.Dir); err != nil {
 		return nil, err
 	}
@@ -292,6 +316,15 @@ func New(opts Options) (*App, error) {
 		}
 		a.models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
 	}
+	// Short names (--model opus) become the provider's model ids, here
+	// for what the user sees and in every request for what else names one.
+	a.aliases = aliasesFor(a.provider.Name(), cfg)
+	a.models = a.aliases.resolveModels(a.models)
+	if a.debug = newDebugLog(opts.Debug); a.debug != nil {
+		a.provider = debugProvider{Provider: a.provider, log: a.debug}
+	}
+	a.meter = newMeter(cfg, a.aliases)
+	a.provider = aliasProvider{Provider: meterProvider{Provider: a.provider, m: a.meter}, aliases: a.aliases}
 	a.broker = permission.NewBroker(
 		a.questionAsked,
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
@@ -327,6 +360,7 @@ func New(opts Options) (*App, error) {
 	if err := a.open(); err != nil {
 		return nil, err
 	}
+	a.debugSetup()
 	if err := a.openTeam(); err != nil {
 		_ = a.Close()
 		return nil, err
@@ -351,6 +385,7 @@ func workDir(opts Options) (string, error) {
 // recorded in the transcript, so that it can be restored later even if
 // every other snapshot is lost.
 func (a *App) emit(e event.Event) {
+	a.debug.event(e)
 	if mc, ok := e.(event.ModeChanged); ok {
 		a.modeChanged(mc)
 		a.holdTeammates()
@@ -395,7 +430,7 @@ func (a *App) buildPermissions() error {
 	}
 	rules := permission.Rules{Allow: a.opts.Allowed, Deny: a.opts.Disallowed, Tools: a.tools.Kinds()}
 	for _, l := range a.cfg.Layers {
-		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject}[l.Scope]
+		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject, config.ScopeFlag: permission.SourceUser}[l.Scope]
 		p := l.Settings.Permissions
 		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Root: l.Root, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
 	}
@@ -407,6 +442,9 @@ func (a *App) buildPermissions() error {
 	}
 	for _, w := range eng.Warnings() {
 		a.warnings = append(a.warnings, "permission rules: "+w)
+	}
+	for _, d := range a.addDirs {
+		eng.AddWorkspaceDir(d)
 	}
 	eng.SetSandbox(a.sandboxPolicy)
 	// The user's settings define hooks too; a hook's allow never waves

@@ -177,7 +177,7 @@ func (a *App) SetModel(name string) error {
 		return errors.New("give a model name")
 	}
 	a.mu.Lock()
-	a.models.Main = name
+	a.models.Main = a.aliases.resolve(name)
 	a.mu.Unlock()
 	return nil
 }

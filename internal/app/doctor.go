@@ -49,6 +49,16 @@ type Diagnosis struct {
 	// Killed says what becomes of commands' processes when ponder itself
 	// is killed with SIGKILL, which it cannot see coming.
 	Killed []string
+
+	// Root is the project root; Trusted says whether its settings count
+	// in full, and TrustedBy what made them count. Ignored are the
+	// settings of an untrusted project that would widen what ponder does,
+	// left out until it is trusted; TrustHow says how to trust it.
+	Root      string
+	Trusted   bool
+	TrustedBy string
+	Ignored   []TrustItem
+	TrustHow  string
 }
 
 // Diagnose looks at what a session started with opts would use.
@@ -61,7 +71,7 @@ func Diagnose(opts Options) Diagnosis {
 		d.Dir, _ = os.Getwd()
 	}
 	d.Dir, _ = filepath.Abs(d.Dir)
-	cfg, err := config.Load(config.Options{ConfigDir: opts.ConfigDir, ProjectDir: d.Dir, Getenv: opts.Getenv})
+	cfg, err := doctorConfig(opts, d.Dir)
 	if err != nil {
 		d.SettingsErr = err
 		cfg = &config.Config{}
@@ -69,6 +79,10 @@ func Diagnose(opts Options) Diagnosis {
 		d.ConfigDir, d.Files = cfg.ConfigDir, cfg.Files
 		for _, w := range cfg.Warnings {
 			d.Warnings = append(d.Warnings, w.String())
+		}
+		d.Root, d.Trusted, d.TrustedBy = cfg.ProjectDir, cfg.Trusted, cfg.TrustedBy
+		if !cfg.Trusted {
+			d.Ignored, d.TrustHow = trustItems(cfg), trustHow(cfg)
 		}
 	}
 	for _, m := range cfg.MCPServers() {
@@ -125,4 +139,31 @@ func killedNote(pidns, sweeps bool) []string {
 		out = append(out, "ponder cannot find such leftovers here (it needs /proc and pidfds): stop them yourself")
 	}
 	return out
+}
+
+// doctorConfig loads the settings a session in dir would use, with the
+// trust opts give (--trust) or the user's answers in the interface, and
+// without creating ponder's directory.
+func doctorConfig(opts Options, dir string) (*config.Config, error) {
+	cfgDir := opts.ConfigDir
+	if cfgDir == "" {
+		var err error
+		if cfgDir, err = config.DefaultDir(opts.Getenv); err != nil {
+			return nil, err
+		}
+	}
+	home, _ := os.UserHomeDir()
+	cfg, err := config.Load(config.Options{
+		ConfigDir:  cfgDir,
+		ProjectDir: config.FindRoot(dir, cfgDir, home),
+		Getenv:     opts.Getenv,
+		Trust:      opts.Trust,
+		Remembered: true,
+		Flag:       opts.Settings,
+	})
+	if err != nil {
+		return nil, err
+	}
+	addUntrustedExtras(cfg)
+	return cfg, nil
 }

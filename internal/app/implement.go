@@ -42,6 +42,7 @@ func (i implementer) Models() []string { return i.a.ModelChoices() }
 func (i implementer) Implement(model string, rules []string) {
 	a := i.a
 	if model != "" {
+		model = a.aliases.resolve(model)
 		a.mu.Lock()
 		a.models.Main = model
 		a.mu.Unlock()
@@ -99,11 +100,11 @@ func (a *App) ModelChoices() []string {
 	case a.provider != nil && a.provider.Name() == "openai":
 		list = append(list, openai.DefaultModel)
 	default:
-		list = append(list, anthropic.DefaultModel, anthropic.DefaultFastModel)
+		list = append(list, anthropic.DefaultModel, anthropic.LargestModel, anthropic.DefaultFastModel)
 	}
 	var out []string
 	for _, name := range list {
-		if name != "" && !slices.Contains(out, name) {
+		if name = a.aliases.resolve(name); name != "" && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -114,7 +115,7 @@ func (a *App) ModelChoices() []string {
 // chose (unless --model names one) and the rules approvals granted.
 func (a *App) restoreImplementation(tr *session.Transcript) {
 	if m := tr.LastModel(); m != "" && a.opts.Model == "" && CheckModelName(m) == nil {
-		a.models.Main = m
+		a.models.Main = a.aliases.resolve(m)
 	}
 	for _, r := range tr.Grants() {
 		if err := a.perm.AddAllow(r); err != nil {

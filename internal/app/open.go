@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ponder-agent/ponder/event"
 	"io/fs"
 	"os"
+	"time"
+
+	"github.com/ponder-agent/ponder/event"
 
 	"github.com/ponder-agent/ponder/internal/agent"
 	"github.com/ponder-agent/ponder/internal/llm"
@@ -81,15 +83,33 @@ func (a *App) open() (err error) {
 		a.plan.SetSlug(a.opts.PlanName)
 	}
 	a.checkpoints = a.checkpointStore(tr)
-	a.env = &tool.Env{Dir: a.dir, Files: tool.NewFileTracker(), Changes: a.checkpoints, Editor: a.opts.Editor, MaxWrite: a.maxWrite()}
+	a.env = &tool.Env{Dir: a.dir, Files: a.fileTracker(tr), Changes: a.checkpoints, Editor: a.opts.Editor, MaxWrite: a.maxWrite()}
 	own, problem := systemPrompt(a.dir, a.opts.Now(), a.offeredNames(permission.ModeDefault), a.readsFreely)
-	a.ownSystem = own + teamPrompt(a.opts.Team)
+	a.ownSystem = own + addDirsPrompt(a.addDirs) + teamPrompt(a.opts.Team)
 	a.system = a.composeSystem(a.ownSystem)
 	if problem != "" {
 		a.warnings = append(a.warnings, problem)
 	}
 	a.main = a.newMain(history)
 	return nil
+}
+
+// fileTracker returns the main agent's record of the files it has seen:
+// for a resumed or forked session, the states its transcript recorded (a
+// file changed on disk since then must be read again); each new state is
+// recorded in the transcript.
+func (a *App) fileTracker(tr *session.Transcript) *tool.FileTracker {
+	files := tool.NewFileTracker()
+	if tr != nil {
+		for _, s := range tr.FilesSeen() {
+			files.Restore(s.Path, s.ModTime, s.Size)
+		}
+	}
+	log := a.log
+	files.Observe(func(path string, mod time.Time, size int64) {
+		_ = log.Append(session.Entry{Type: session.TypeFileSeen, Seen: &session.FileSeen{Path: path, ModTime: mod, Size: size}})
+	})
+	return files
 }
 
 // loadTranscript finds and reads the session to resume, if any.

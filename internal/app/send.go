@@ -35,7 +35,7 @@ func (a *App) Start() error {
 	names := a.offeredNames(start)
 	sort.Strings(names)
 	a.emit(event.SessionStarted{SessionID: a.id, Model: a.models.Main, Mode: string(start), Cwd: a.dir, Tools: names, Resumed: a.resumed,
-		Sandbox: string(a.sandbox.Kind()), MCPServers: a.MCPServers()})
+		Sandbox: string(a.sandbox.Kind()), MCPServers: a.MCPServers(), APIKeySource: a.APIKeySource()})
 	for _, w := range a.warnings {
 		a.emit(event.Notice{Level: "warning", Text: w})
 	}

@@ -17,7 +17,7 @@ import (
 
 // builtinCommands are the names the interface keeps for itself; no file
 // may take them.
-var builtinCommands = []string{"plan", "clear", "compact", "resume", "rewind", "model", "todos", "help", "exit", "quit",
+var builtinCommands = []string{"plan", "clear", "compact", "resume", "rewind", "model", "todos", "cost", "help", "exit", "quit",
 	"diff", "init", "context", "permissions", "status"}
 
 // CommandInfo describes a custom slash command to front ends.
@@ -102,7 +102,26 @@ func (a *App) expandCommand(line string) (prompt, model string, ownText bool) {
 	granted := c.Scope == commands.ScopeUser || a.cfg.Trusted
 	if len(c.AllowedTools) > 0 || c.Model != "" {
 		if !granted {
-			a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf("/%s is a command of this project (%s); its allowed-tools and model are ignored until you trust this folder.", c.Name, c.Path)})
+			// Said when the command is used, once per run: the notice at
+			// start leaves commands out.
+			a.mu.Lock()
+			warned := a.commandWarned[c.Name]
+			if a.commandWarned == nil {
+				a.commandWarned = map[string]bool{}
+			}
+			a.commandWarned[c.Name] = true
+			a.mu.Unlock()
+			if !warned {
+				var what []string
+				if len(c.AllowedTools) > 0 {
+					what = append(what, "allowed-tools ("+strings.Join(c.AllowedTools, ", ")+")")
+				}
+				if c.Model != "" {
+					what = append(what, "model ("+c.Model+")")
+				}
+				a.emit(event.Notice{Level: "warning", Text: fmt.Sprintf("/%s is a command of this project (%s); its %s ignored until you trust this folder (--trust).",
+					c.Name, c.Path, strings.Join(what, " and ")+map[bool]string{true: " are", false: " is"}[len(what) > 1])})
+			}
 		} else {
 			for _, r := range c.AllowedTools {
 				if err := a.perm.AddAllow(r); err != nil {
@@ -122,7 +141,7 @@ func (a *App) expandCommand(line string) (prompt, model string, ownText bool) {
 // session's).
 func (a *App) setTurnModel(model string) {
 	a.mu.Lock()
-	a.turnModel = model
+	a.turnModel = a.aliases.resolve(model)
 	a.mu.Unlock()
 }
 

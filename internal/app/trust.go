@@ -31,17 +31,37 @@ func loadConfig(opts Options, dir string) (*config.Config, error) {
 		Getenv:     opts.Getenv,
 		Trust:      opts.Trust,
 		Remembered: opts.RememberedTrust,
+		Flag:       opts.Settings,
 	})
 	if err != nil {
 		return nil, &UsageError{Msg: "settings: " + err.Error()}
 	}
-	if !cfg.Trusted {
-		for _, m := range agentdef.IgnoredModels(filepath.Join(cfg.ProjectDir, ".ponder", "agents")) {
-			cfg.Ignored = append(cfg.Ignored, config.Ignored{File: m.File, Name: "model", Value: m.Model})
-		}
-		cfg.Ignored = append(cfg.Ignored, ignoredCommandGrants(cfg.ProjectDir)...)
-	}
+	addUntrustedExtras(cfg)
 	return cfg, nil
+}
+
+// addUntrustedExtras adds to what an untrusted project's files would have
+// changed what lies outside its settings files: its agents' model choices
+// and its commands' allowed-tools and models.
+func addUntrustedExtras(cfg *config.Config) {
+	if cfg.Trusted {
+		return
+	}
+	for _, m := range agentdef.IgnoredModels(filepath.Join(cfg.ProjectDir, ".ponder", "agents")) {
+		cfg.Ignored = append(cfg.Ignored, config.Ignored{File: m.File, Name: "model", Value: m.Model})
+	}
+	cfg.Ignored = append(cfg.Ignored, ignoredCommandGrants(cfg.ProjectDir)...)
+}
+
+// UntrustedIgnores names, for a person, what ponder leaves out of an
+// untrusted project's files.
+const UntrustedIgnores = "its hooks, MCP servers (.mcp.json included), allow rules, a permissive default mode, " +
+	"model choices (its agents' and commands' too), shell variables and its commands' allowed-tools"
+
+// trustHow says how to trust the project at cfg's root.
+func trustHow(cfg *config.Config) string {
+	return fmt.Sprintf("answer yes when the interface asks, run with --trust, or add %s to trustedFolders in %s",
+		cfg.ProjectDir, filepath.Join(cfg.ConfigDir, "settings.json"))
 }
 
 // trustNotice is the one notice a session gives when an untrusted
@@ -52,11 +72,25 @@ func trustNotice(cfg *config.Config) string {
 	}
 	var parts []string
 	for _, it := range trustItems(cfg) {
+		// A command's front matter is named when the command is used,
+		// where it matters (expandCommand).
+		if isCommandItem(it.Name) {
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s (%s) in %s", it.Name, it.Value, it.File))
+	}
+	if len(parts) == 0 {
+		return ""
 	}
 	return fmt.Sprintf("this folder is not trusted, so its settings may only narrow what ponder does; ignored: %s. "+
 		"To use them, run with --trust or add %s to trustedFolders in %s.",
 		strings.Join(parts, "; "), cfg.ProjectDir, filepath.Join(cfg.ConfigDir, "settings.json"))
+}
+
+// isCommandItem reports whether an ignored setting's name is a custom
+// command's front matter (see ignoredCommandGrants).
+func isCommandItem(name string) bool {
+	return strings.HasPrefix(name, "allowed-tools of /") || strings.HasPrefix(name, "model of /")
 }
 
 // TrustItem is a setting an untrusted project's files would apply.

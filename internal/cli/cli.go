@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ponder-agent/ponder/internal/app"
 	"github.com/ponder-agent/ponder/internal/demo"
@@ -188,6 +189,7 @@ headless run whose result goes to standard output.`,
 		return usage(fmt.Errorf("%w (see ponder --help)", err))
 	})
 	f := cmd.Flags()
+	f.SetNormalizeFunc(claudeSpellings)
 	f.BoolVarP(&o.print, "print", "p", false, "run headless: answer the prompt and print the result")
 	f.StringVar(&o.mode, "permission-mode", "", "start in this mode: default, acceptEdits, plan or bypassPermissions")
 	f.BoolVar(&o.skipPerms, "dangerously-skip-permissions", false, "allow bypassPermissions mode (and add it to the Shift+Tab cycle)")
@@ -219,6 +221,19 @@ headless run whose result goes to standard output.`,
 	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io))
 	setFriendly(cmd)
 	return cmd
+}
+
+// claudeSpellings lets the dashed spellings of Claude Code's flags name
+// ponder's: --allowed-tools is --allowedTools, --disallowed-tools is
+// --disallowedTools.
+func claudeSpellings(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	switch name {
+	case "allowed-tools":
+		name = "allowedTools"
+	case "disallowed-tools":
+		name = "disallowedTools"
+	}
+	return pflag.NormalizedName(name)
 }
 
 func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
@@ -264,7 +279,14 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		AppendSystemPrompt: o.compat.appendSystemPrompt,
 		DontAsk:            dontAsk,
 		Tools:              o.compat.toolList(),
+		Settings:           o.compat.settings,
+		AddDirs:            o.compat.addDirs,
 	}
+	debug, err := o.compat.debugWriter(io.Err)
+	if err != nil {
+		return usage(err)
+	}
+	appOpts.Debug = debug
 	o.mcp.apply(&appOpts)
 	if o.compat.systemPromptSet {
 		sp := o.compat.systemPrompt

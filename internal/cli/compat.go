@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,9 +25,16 @@ type compatOptions struct {
 	systemPromptSet    bool
 	toolsSet           bool
 	appendSystemPrompt string
-	allowSkip          bool
-	replayUser         bool
-	tools              string
+	// The files of --system-prompt-file and --append-system-prompt-file.
+	systemPromptFile, appendSystemPromptFile string
+	// settings is --settings, addDirs --add-dir.
+	settings string
+	addDirs  []string
+	// debug is --debug ("" when not given), debugFile --debug-file.
+	debug, debugFile string
+	allowSkip        bool
+	replayUser       bool
+	tools            string
 	// ignored are accepted flags that do nothing in ponder, by name.
 	ignored map[string]*string
 	// ignoredBools are the same for flags without a value.
@@ -42,9 +53,7 @@ var compatReasons = map[string]string{
 	"fallback-model":         "ponder retries the same model instead of falling back",
 	"max-budget-usd":         "ponder does not price requests; use --max-turns",
 	"task-budget":            "ponder does not price requests; use --max-turns",
-	"add-dir":                "files outside the project follow the permission rules as they are",
 	"setting-sources":        "ponder reads its own settings files; an untrusted project's settings only narrow",
-	"settings":               "ponder reads its settings from its own files",
 	"agents":                 "define agents in .ponder/agents/*.md",
 	"agent":                  "define agents in .ponder/agents/*.md",
 	"json-schema":            "structured output is not supported",
@@ -74,6 +83,25 @@ func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
 	if free("append-system-prompt") {
 		f.StringVar(&c.appendSystemPrompt, "append-system-prompt", "", "add text to the end of the system prompt")
 	}
+	if free("system-prompt-file") {
+		f.StringVar(&c.systemPromptFile, "system-prompt-file", "", "replace ponder's system prompt with the text of this file")
+	}
+	if free("append-system-prompt-file") {
+		f.StringVar(&c.appendSystemPromptFile, "append-system-prompt-file", "", "add the text of this file to the end of the system prompt")
+	}
+	if free("settings") {
+		f.StringVar(&c.settings, "settings", "", "settings for this run, a JSON object or a file holding one: they count as your own settings, after every settings file")
+	}
+	if free("add-dir") {
+		f.StringArrayVar(&c.addDirs, "add-dir", nil, "a directory outside the project to work in too: read and edited like the project's files (repeatable)")
+	}
+	if free("debug") {
+		f.StringVar(&c.debug, "debug", "", "print ponder's debug log on standard error: set-up, model requests, events")
+		f.Lookup("debug").NoOptDefVal = "all"
+	}
+	if free("debug-file") {
+		f.StringVar(&c.debugFile, "debug-file", "", "write ponder's debug log to this file (appended)")
+	}
 	if free("allow-dangerously-skip-permissions") {
 		f.BoolVar(&c.allowSkip, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later, as --dangerously-skip-permissions")
 		_ = f.MarkHidden("allow-dangerously-skip-permissions")
@@ -89,7 +117,7 @@ func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
 	c.ignored = map[string]*string{}
 	for _, name := range []string{"max-thinking-tokens", "thinking", "thinking-display", "effort", "fallback-model", "max-budget-usd",
 		"task-budget", "agent", "agents", "betas", "json-schema", "permission-prompts", "setting-sources", "project-config-root",
-		"resume-session-at", "resume-drops-turn", "initialize-fields", "managed-settings", "settings", "sandbox", "debug-file"} {
+		"resume-session-at", "resume-drops-turn", "initialize-fields", "managed-settings", "sandbox"} {
 		if free(name) {
 			c.ignored[name] = f.String(name, "", ignored)
 			_ = f.MarkHidden(name)
@@ -97,14 +125,14 @@ func addCompatFlags(f *pflag.FlagSet, c *compatOptions) {
 	}
 	c.ignoredBools = map[string]*bool{}
 	for _, name := range []string{"strict-mcp-config", "include-hook-events", "session-mirror", "await-initialize",
-		"managed-settings-in-initialize", "no-session-persistence", "debug"} {
+		"managed-settings-in-initialize", "no-session-persistence"} {
 		if free(name) {
 			c.ignoredBools[name] = f.Bool(name, false, ignored)
 			_ = f.MarkHidden(name)
 		}
 	}
 	c.ignoredLists = map[string]*[]string{}
-	for _, name := range []string{"add-dir", "mcp-config", "channels", "plugin-dir", "plugin-dir-no-mcp"} {
+	for _, name := range []string{"mcp-config", "channels", "plugin-dir", "plugin-dir-no-mcp"} {
 		if free(name) {
 			c.ignoredLists[name] = f.StringArray(name, nil, ignored)
 			_ = f.MarkHidden(name)
@@ -123,12 +151,81 @@ func (c *compatOptions) toolList() []string {
 	return toolList(c.toolsSet, c.tools)
 }
 
-// validate checks the compatibility flags that ponder carries out.
+// validate checks the compatibility flags that ponder carries out, and
+// reads the files of the system prompt flags.
 func (c *compatOptions) validate() error {
 	if c.permissionPrompt != "" && c.permissionPrompt != "stdio" {
 		return fmt.Errorf("--permission-prompt-tool %q: ponder asks its host over stream-json only (use stdio)", c.permissionPrompt)
 	}
+	if c.systemPromptFile != "" {
+		if c.systemPromptSet {
+			return errors.New("give --system-prompt or --system-prompt-file, not both")
+		}
+		text, err := readPromptFile("--system-prompt-file", c.systemPromptFile)
+		if err != nil {
+			return err
+		}
+		c.systemPrompt, c.systemPromptSet = text, true
+	}
+	if c.appendSystemPromptFile != "" {
+		text, err := readPromptFile("--append-system-prompt-file", c.appendSystemPromptFile)
+		if err != nil {
+			return err
+		}
+		if c.appendSystemPrompt != "" {
+			text = c.appendSystemPrompt + "\n\n" + text
+		}
+		c.appendSystemPrompt = text
+	}
 	return nil
+}
+
+// maxPromptFile bounds a system prompt file.
+const maxPromptFile = 1 << 20
+
+// readPromptFile reads the text of a system prompt flag's file.
+func readPromptFile(flag, path string) (string, error) {
+	if info, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("%s: %w", flag, err)
+	} else if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s %s: not a regular file", flag, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", flag, err)
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s %s: not a regular file", flag, path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxPromptFile+1))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", flag, err)
+	}
+	if len(data) > maxPromptFile {
+		return "", fmt.Errorf("%s %s: larger than %d bytes", flag, path, maxPromptFile)
+	}
+	if !utf8.Valid(data) {
+		return "", fmt.Errorf("%s %s: not UTF-8 text", flag, path)
+	}
+	return string(data), nil
+}
+
+// debugWriter is where the debug log goes: the --debug-file, else
+// standard error with --debug, else nowhere (nil). The file is left open
+// for the rest of the process.
+func (c *compatOptions) debugWriter(stderr io.Writer) (io.Writer, error) {
+	if c.debugFile != "" {
+		f, err := os.OpenFile(c.debugFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("--debug-file: %w", err)
+		}
+		return f, nil
+	}
+	if c.debug != "" {
+		return stderr, nil
+	}
+	return nil, nil
 }
 
 // notes says, one line each, which accepted flags were given that do

@@ -38,12 +38,13 @@ func TestAgentSDKFlagsAreAccepted(t *testing.T) {
 	if code != 2 || strings.Contains(stderr, "unknown flag") || !strings.Contains(stderr, "--permission-prompt-tool \"mcp__approver\"") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant 2 for the one value ponder cannot honour, and no unknown flag", code, stderr)
 	}
-	for _, note := range []string{"--effort is accepted for compatibility and ignored", "--add-dir is accepted"} {
+	for _, note := range []string{"--effort is accepted for compatibility and ignored"} {
 		if !strings.Contains(stderr, note) {
 			t.Errorf("no note %q in:\n%s", note, stderr)
 		}
 	}
-	for _, carried := range []string{"--mcp-config is", "--strict-mcp-config is", "--max-turns is", "--model is", "--permission-mode is", "--system-prompt is", "--include-partial-messages is"} {
+	for _, carried := range []string{"--mcp-config is", "--strict-mcp-config is", "--max-turns is", "--model is", "--permission-mode is", "--system-prompt is", "--include-partial-messages is",
+		"--add-dir is", "--settings is", "--debug is", "--debug-file is"} {
 		if strings.Contains(stderr, carried) {
 			t.Errorf("a flag ponder carries out is called ignored: %q", carried)
 		}
@@ -71,5 +72,18 @@ func TestCompatFlagsGiveWay(t *testing.T) {
 	}
 	if *real != "servers.json" || c.ignoredLists["mcp-config"] != nil {
 		t.Errorf("--mcp-config went to the compatibility flags")
+	}
+}
+
+// Claude Code's dashed spellings of the tool rule flags are ponder's.
+func TestDashedToolFlags(t *testing.T) {
+	cmd := newRootCmd(IO{})
+	if err := cmd.ParseFlags([]string{"--allowed-tools", "Read,Bash(go test:*)", "--disallowed-tools=WebFetch", "--allowedTools", "Grep"}); err != nil {
+		t.Fatal(err)
+	}
+	allowed, _ := cmd.Flags().GetStringSlice("allowedTools")
+	denied, _ := cmd.Flags().GetStringSlice("disallowedTools")
+	if strings.Join(allowed, " ") != "Read Bash(go test:*) Grep" || strings.Join(denied, " ") != "WebFetch" {
+		t.Errorf("allowed %q, denied %q", allowed, denied)
 	}
 }

@@ -13,16 +13,18 @@ import (
 )
 
 func newDoctorCmd(io IO) *cobra.Command {
-	return &cobra.Command{
+	var trust bool
+	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Report the sandbox, the settings files and the model provider",
 		Long: `doctor says how this machine and this folder would run ponder: which OS
 sandbox confines commands run without your yes and what it restricts, which
 settings files are read, which model provider and models would be used, and
-what is missing.`,
+what is missing. In a folder you have not trusted it names the project
+settings ponder leaves out until you do.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d := app.Diagnose(app.Options{})
+			d := app.Diagnose(app.Options{Trust: trust})
 			writeDiagnosis(io.Out, d)
 			if d.SettingsErr != nil || d.SandboxErr != nil {
 				return exitError{code: app.ExitUsage}
@@ -30,6 +32,8 @@ what is missing.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&trust, "trust", false, "diagnose as a run with --trust would: this folder's project settings count in full")
+	return cmd
 }
 
 // writeDiagnosis prints the report.
@@ -87,6 +91,8 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		missing = append(missing, "usable settings: "+d.SettingsErr.Error())
 	}
 
+	writeTrust(w, d)
+
 	fmt.Fprintln(w)
 	switch {
 	case d.ProviderErr != nil:
@@ -98,7 +104,7 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 
 	fmt.Fprintln(w, "\nMCP servers (ponder mcp list starts them and shows their tools):")
 	if len(d.MCPServers) == 0 {
-		fmt.Fprintln(w, "  (none)")
+		fmt.Fprintln(w, "  (none)"+untrustedNote(d, "mcpServers"))
 	}
 	for _, m := range d.MCPServers {
 		fmt.Fprintf(w, "  %s\n", m)
@@ -106,7 +112,7 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 
 	fmt.Fprintln(w, "\nhooks (read once as a session starts):")
 	if len(d.Hooks) == 0 {
-		fmt.Fprintln(w, "  (none)")
+		fmt.Fprintln(w, "  (none)"+untrustedNote(d, "hooks"))
 	}
 	for _, h := range d.Hooks {
 		fmt.Fprintf(w, "  %s\n", h)
@@ -134,4 +140,38 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 	for _, m := range missing {
 		fmt.Fprintf(w, "  - %s\n", strings.TrimSpace(m))
 	}
+}
+
+// writeTrust says whether the project's settings count in full and, when
+// they do not, what is left out and how to trust the folder.
+func writeTrust(w io.Writer, d app.Diagnosis) {
+	if d.SettingsErr != nil || d.Root == "" {
+		return
+	}
+	if d.Trusted {
+		fmt.Fprintf(w, "\ntrust: %s is trusted (by %s): its settings count in full\n", d.Root, d.TrustedBy)
+		return
+	}
+	fmt.Fprintf(w, "\ntrust: %s is not trusted: its settings may only narrow what ponder does.\n", d.Root)
+	fmt.Fprintf(w, "  until it is, ponder ignores %s\n", app.UntrustedIgnores)
+	if len(d.Ignored) == 0 {
+		fmt.Fprintln(w, "  ignored here: nothing (its files set none of these)")
+	} else {
+		fmt.Fprintln(w, "  ignored here:")
+		for _, it := range d.Ignored {
+			fmt.Fprintf(w, "  - %s (%s) in %s\n", it.Name, it.Value, it.File)
+		}
+	}
+	fmt.Fprintf(w, "  to trust it: %s\n", d.TrustHow)
+}
+
+// untrustedNote explains an empty list when an untrusted project sets the
+// setting named (hooks, mcpServers): its entries are ignored.
+func untrustedNote(d app.Diagnosis, setting string) string {
+	for _, it := range d.Ignored {
+		if it.Name == setting || strings.HasPrefix(it.Name, setting+".") {
+			return "; the project's are ignored until the folder is trusted (see trust above)"
+		}
+	}
+	return ""
 }

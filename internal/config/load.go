@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ponder-agent/ponder/internal/smallfile"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	// interface (<config>/trust.json) decide trust. Headless runs leave
 	// it off: there, only --trust and trustedFolders trust a folder.
 	Remembered bool
+	// Flag is --settings: a JSON object, or the name of a file holding
+	// one; "" for none.
+	Flag string
 }
 
 // Scope says which settings file a layer comes from.
@@ -46,6 +50,10 @@ const (
 	// (the root is a submodule or a nested repository): only their deny
 	// and ask rules count, trusted or not. They come after the user's.
 	ScopeOuter
+	// ScopeFlag is the settings of --settings, given by the user (or the
+	// user's program) for one run: they count as the user's own, trusted
+	// folder or not, and come last, so they win.
+	ScopeFlag
 )
 
 // Layer is one settings file as it counts: a project file of an untrusted
@@ -125,11 +133,24 @@ func Load(o Options) (*Config, error) {
 		{filepath.Join(o.ProjectDir, ".ponder", "settings.json"), ScopeProject},
 		{filepath.Join(o.ProjectDir, ".ponder", "settings.local.json"), ScopeLocal},
 	}
+	flagFile, flagData, err := flagSettings(o.Flag)
+	if err != nil {
+		return nil, err
+	}
+	if flagFile != "" {
+		files = append(files, struct {
+			path  string
+			scope Scope
+		}{flagFile, ScopeFlag})
+	}
 	for _, f := range files {
-		if f.scope != ScopeUser && resolved(f.path) == resolved(userFile) {
+		if f.scope != ScopeUser && f.scope != ScopeFlag && resolved(f.path) == resolved(userFile) {
 			continue // the project is ponder's config directory's parent
 		}
-		data, err := smallfile.Read(f.path, maxSettingsSize)
+		data, err := flagData, error(nil)
+		if f.scope != ScopeFlag {
+			data, err = smallfile.Read(f.path, maxSettingsSize)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -147,10 +168,11 @@ func Load(o Options) (*Config, error) {
 			c.Warnings = append(c.Warnings, Warning{File: f.path, Msg: "permissions.defaultMode bypassPermissions is ignored: bypassing permissions is never turned on by a settings file; start ponder with --dangerously-skip-permissions for that"})
 		}
 		if f.scope != ScopeUser && len(s.TrustedFolders) > 0 {
+			// --settings included: --trust is the flag for this folder.
 			s.TrustedFolders = nil
 			c.Warnings = append(c.Warnings, Warning{File: f.path, Msg: "trustedFolders is read from your user settings only; ignored here"})
 		}
-		if f.scope != ScopeUser {
+		if f.scope != ScopeUser && f.scope != ScopeFlag {
 			c.Warnings = append(c.Warnings, projectSandbox(f.path, &s)...)
 			c.Warnings = append(c.Warnings, projectFiles(f.path, &s)...)
 		}
@@ -188,7 +210,7 @@ func Load(o Options) (*Config, error) {
 	}
 	c.decideTrust(o, home)
 	for i, l := range c.Layers {
-		if l.Scope != ScopeUser && !c.Trusted {
+		if l.Scope != ScopeUser && l.Scope != ScopeFlag && !c.Trusted {
 			narrowed, ignored := narrow(l.Settings)
 			c.Layers[i].Settings = narrowed
 			eachSet(l.Settings, func(name string, v reflect.Value) {
@@ -305,3 +327,26 @@ func Int(p *int, def int) int { return deref(p, def) }
 // maxSettingsSize bounds a settings file; anything larger is refused
 // rather than read.
 const maxSettingsSize = 4 << 20
+
+// FlagName is how --settings given as JSON is named in messages.
+const FlagName = "--settings"
+
+// flagSettings reads --settings: a JSON object given inline (named
+// "--settings" in messages), or a file holding one.
+func flagSettings(arg string) (name string, data []byte, err error) {
+	if strings.TrimSpace(arg) == "" {
+		return "", nil, nil
+	}
+	if strings.HasPrefix(strings.TrimSpace(arg), "{") {
+		return FlagName, []byte(arg), nil
+	}
+	path, err := filepath.Abs(arg)
+	if err != nil {
+		return "", nil, &Error{File: arg, Msg: err.Error()}
+	}
+	data, err = smallfile.Read(path, maxSettingsSize)
+	if err != nil {
+		return "", nil, &Error{File: FlagName + " " + arg, Msg: err.Error()}
+	}
+	return path, data, nil
+}

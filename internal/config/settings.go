@@ -9,14 +9,20 @@ import "fmt"
 // Pointer and nil-slice fields distinguish "not set" from a zero value, so
 // that a later file overrides only what it names.
 type Settings struct {
-	Model          *string     `json:"model,omitempty"`
-	Provider       *string     `json:"provider,omitempty"`
-	PlansDirectory *string     `json:"plansDirectory,omitempty"`
-	Permissions    Permissions `json:"permissions,omitzero"`
-	Models         Models      `json:"models,omitzero"`
-	PlanMode       PlanMode    `json:"planMode,omitzero"`
-	Retry          Retry       `json:"retry,omitzero"`
-	Context        Context     `json:"context,omitzero"`
+	Model *string `json:"model,omitempty"`
+	// ModelAliases names models by short names ("opus": a model id); they
+	// come before the provider's own aliases (sonnet, opus, haiku).
+	ModelAliases map[string]string `json:"modelAliases,omitempty"`
+	// ModelPrices price models by id (or alias) for the cost ponder
+	// reports, over its own table.
+	ModelPrices    map[string]ModelPrice `json:"modelPrices,omitempty"`
+	Provider       *string               `json:"provider,omitempty"`
+	PlansDirectory *string               `json:"plansDirectory,omitempty"`
+	Permissions    Permissions           `json:"permissions,omitzero"`
+	Models         Models                `json:"models,omitzero"`
+	PlanMode       PlanMode              `json:"planMode,omitzero"`
+	Retry          Retry                 `json:"retry,omitzero"`
+	Context        Context               `json:"context,omitzero"`
 	// ShellEnvironment decides what of ponder's environment the commands
 	// it runs for the model get.
 	ShellEnvironment ShellEnvironment `json:"shellEnvironment,omitzero"`
@@ -35,6 +41,15 @@ type Settings struct {
 	// Hooks are command hooks by event (see HookGroup); every file's add
 	// to the others'.
 	Hooks map[string][]HookGroup `json:"hooks,omitempty"`
+}
+
+// ModelPrice is what a model costs, in US dollars per million tokens of
+// each kind.
+type ModelPrice struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead,omitempty"`
+	CacheWrite float64 `json:"cacheWrite,omitempty"`
 }
 
 // ShellEnvironment is the environment policy of commands: start from all
@@ -152,6 +167,18 @@ type Network struct {
 // merge lays o over s: values o sets replace those of s, rule lists add up.
 func (s *Settings) merge(o Settings) {
 	set(&s.Model, o.Model)
+	for k, v := range o.ModelPrices {
+		if s.ModelPrices == nil {
+			s.ModelPrices = map[string]ModelPrice{}
+		}
+		s.ModelPrices[k] = v
+	}
+	for k, v := range o.ModelAliases {
+		if s.ModelAliases == nil {
+			s.ModelAliases = map[string]string{}
+		}
+		s.ModelAliases[k] = v
+	}
 	set(&s.Provider, o.Provider)
 	set(&s.PlansDirectory, o.PlansDirectory)
 	s.Permissions.Allow = appendNew(s.Permissions.Allow, o.Permissions.Allow)

@@ -62,6 +62,20 @@ func validate(s Settings) (field, msg string) {
 		}
 	}
 	if field == "" {
+		for k, v := range s.ModelAliases {
+			if strings.TrimSpace(k) == "" || v == "" || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+				return "modelAliases", fmt.Sprintf("%q: %q must be a model name, one word of printable characters", k, v)
+			}
+		}
+	}
+	if field == "" {
+		for k, p := range s.ModelPrices {
+			if p.Input < 0 || p.Output < 0 || p.CacheRead < 0 || p.CacheWrite < 0 || p.Input > 1e4 || p.Output > 1e4 || p.CacheRead > 1e4 || p.CacheWrite > 1e4 {
+				return "modelPrices", fmt.Sprintf("%q: prices are US dollars per million tokens, between 0 and 10000", k)
+			}
+		}
+	}
+	if field == "" {
 		field, msg = validateTeam(s.Team)
 	}
 	if field == "" {

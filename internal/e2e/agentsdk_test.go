@@ -624,3 +624,28 @@ func TestAgentSDKPlanGivenToExitPlanMode(t *testing.T) {
 		w.allUsed()
 	})
 }
+
+// The SDK's settings option reaches ponder as --settings, which counts as
+// the host's user's own settings: an allow rule widens (the host, which
+// refuses everything, is not asked), a deny rule narrows (the host, which
+// allows everything, is not asked either).
+func TestAgentSDKSettingsOption(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api)
+		w.srv.Add(calls("touch it", bashCall("touch widened"))...)
+		r := runSDK(t, w, "settings", "PROMPT=touch it", "SETTINGS=")
+		if w.exists("widened") || len(r.all("can_use_tool")) != 1 {
+			t.Fatalf("control: without settings the host, which refuses, must be asked and the command must not run (%d questions)", len(r.all("can_use_tool")))
+		}
+		w.srv.Add(calls("touch it", bashCall("touch widened"))...)
+		r = runSDK(t, w, "settings", "PROMPT=touch it", `SETTINGS={"permissions":{"allow":["Bash(touch:*)"]}}`)
+		if !w.exists("widened") || len(r.all("can_use_tool")) != 0 {
+			t.Errorf("an allow rule from the settings option did not widen (%d questions)", len(r.all("can_use_tool")))
+		}
+		w.srv.Add(calls("write it", writeCall("narrowed.txt", "x"))...)
+		r = runSDK(t, w, "settings", "PROMPT=write it", "HOST_ALLOWS=1", `SETTINGS={"permissions":{"deny":["Write"]}}`)
+		if w.exists("narrowed.txt") || len(r.all("can_use_tool")) != 0 {
+			t.Errorf("a deny rule from the settings option did not narrow (%d questions)", len(r.all("can_use_tool")))
+		}
+	})
+}

@@ -60,8 +60,13 @@ func TestUntrustedProjectCommandGrantsNothing(t *testing.T) {
 		if w.read("hello.txt") != "<missing>" {
 			t.Fatal("an untrusted project's command allowed a write")
 		}
-		if !strings.Contains(o.stderr, "ignored until you trust this folder") || !strings.Contains(o.stderr, "allowed-tools of /greet (Write)") {
-			t.Fatalf("the user is not told: %s", o.stderr)
+		if strings.Count(o.stderr, "ignored until you trust this folder") != 1 || !strings.Contains(o.stderr, "its allowed-tools (Write) is ignored") {
+			t.Fatalf("the user is not told, once: %s", o.stderr)
+		}
+		// A run that does not use the command is not told of it.
+		w.srv.Add(fakemodel.Reply{Name: "plain", When: fakemodel.Match{LastUser: "just say hi"}, Text: "hi"})
+		if o := w.mustRun(0, "", "-p", "just say hi"); strings.Contains(o.stderr, "/greet") {
+			t.Fatalf("a run without the command warns of it: %s", o.stderr)
 		}
 		// The prompt itself still reached the model.
 		if !strings.Contains(w.srv.Requests()[0].LastUser().Text, "Create hello.txt") {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 func TestDoctor(t *testing.T) {
@@ -104,6 +105,7 @@ func TestInitNamesTheSandbox(t *testing.T) {
 // kinds of change (a time, an attribute, a mode, a link) show up in the
 // snapshot, and a process left running shows up in /proc.
 func TestSnapshotSeesChanges(t *testing.T) {
+	testenv.Program(t, "setfattr", "to set an extended attribute the snapshot must see")
 	sw := newSandboxWorld(t, "anthropic")
 	before := sw.deepSnapshot(t)
 	for _, c := range []string{"touch -d 2001-01-01 main.go", "setfattr -n user.x -v 1 util.go", "chmod 600 notes.txt", "ln data.json hard.json"} {
@@ -133,5 +135,35 @@ func TestDoctorSaysWhatAKillLeaves(t *testing.T) {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, o.stdout)
 		}
+	}
+}
+
+// In an untrusted folder doctor names the project settings it leaves out
+// and how to trust the folder; with --trust they count.
+func TestDoctorInAnUntrustedFolder(t *testing.T) {
+	w := newWorld(t, "anthropic")
+	os.MkdirAll(filepath.Join(w.dir, ".git"), 0o755)
+	w.write(".ponder/settings.json", `{"permissions":{"allow":["Bash(go test:*)"]},
+		"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./check"}]}]}}`)
+	w.write(".mcp.json", `{"mcpServers":{"tracker":{"command":"tracker-mcp"}}}`)
+	w.write(".ponder/commands/ship.md", "---\nallowed-tools: Bash(git push:*)\n---\nShip it.\n")
+	o := w.mustRun(0, "", "doctor")
+	for _, want := range []string{
+		"trust: " + w.dir + " is not trusted",
+		"ponder ignores its hooks, MCP servers",
+		"- permissions.allow (Bash(go test:*)) in .ponder/settings.json",
+		"- hooks (Stop) in .ponder/settings.json",
+		"- mcpServers (tracker) in .mcp.json",
+		"- allowed-tools of /ship (Bash(git push:*)) in .ponder/commands/ship.md",
+		"to trust it: answer yes when the interface asks, run with --trust, or add " + w.dir + " to trustedFolders",
+		"hooks (read once as a session starts):\n  (none); the project's are ignored until the folder is trusted",
+	} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, o.stdout)
+		}
+	}
+	o = w.mustRun(0, "", "doctor", "--trust")
+	if !strings.Contains(o.stdout, "is trusted (by --trust)") || !strings.Contains(o.stdout, "Stop: ./check") || strings.Contains(o.stdout, "ignored here") {
+		t.Errorf("doctor --trust:\n%s", o.stdout)
 	}
 }

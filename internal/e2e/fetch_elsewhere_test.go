@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // A fetch whose options send it somewhere other than its URL says
@@ -12,6 +13,7 @@ import (
 // a rule for the URL's host does not allow it, and a deny rule for the
 // place it really goes cannot be checked, so it asks.
 func TestFetchesThatConnectElsewhereAsk(t *testing.T) {
+	testenv.Program(t, "curl", "the fetches are curl's")
 	forAPIs(t, func(t *testing.T, api string) {
 		h := newHitServer(t)
 		port := h.url("x", "")

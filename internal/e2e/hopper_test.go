@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // hopperPy forks without end, each generation forking the next and
@@ -37,9 +37,7 @@ while time.time() < end:
 // a failure cannot exhaust the machine.
 func TestReForkingProcessIsContained(t *testing.T) {
 	haveSandbox(t, "landlock")
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed")
-	}
+	testenv.Program(t, "python3", "the attack is a Python script")
 	forAPIs(t, func(t *testing.T, api string) {
 		m := fmt.Sprintf("hop%d%s", os.Getpid()%100000, api[:1])
 		w := newWorld(t, api,

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // hookWorld is a git repository with a changed file whose core.fsmonitor
@@ -82,10 +83,7 @@ func inodeState(t *testing.T, p string) string {
 // FS_IOC_SETVERSION and FS_IOC_FSSETXATTR ioctls, nor the file_setattr
 // call that Linux 6.17 added.
 func TestHookCannotChangeInodeFlags(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	python := testenv.Program(t, "python3", "the attack is a Python script")
 	forAPIs(t, func(t *testing.T, api string) {
 		victims := t.TempDir()
 		var paths []string
@@ -142,9 +140,7 @@ func sysvIDs(kind string) map[string]bool {
 // programs' System V message queues, semaphores and shared memory, nor
 // leave a queue of its own behind.
 func TestHookCannotTouchSysVIPC(t *testing.T) {
-	if _, err := exec.LookPath("ipcmk"); err != nil {
-		t.Skip("ipcmk is not installed")
-	}
+	testenv.Programs(t, "to make and remove System V objects", "ipcmk", "ipcrm")
 	forAPIs(t, func(t *testing.T, api string) {
 		mk := func(flag, arg string) string {
 			out, err := exec.Command("ipcmk", flag, arg).Output()
@@ -181,10 +177,7 @@ func TestHookCannotTouchSysVIPC(t *testing.T) {
 // runs git in) can send no UDP datagram (the fetch names an address, so
 // no name is looked up) and open no MPTCP connection, to any port.
 func TestFetchLineOpensTCPToItsPortOnly(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	python := testenv.Program(t, "python3", "the attack is a Python script")
 	forAPIs(t, func(t *testing.T, api string) {
 		h := newHitServer(t)
 		udp, err := net.ListenPacket("udp", "127.0.0.1:0")

@@ -2,9 +2,10 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // memScan reads every readable mapping of a process and prints the
@@ -34,9 +35,7 @@ func TestCommandsCannotReadPondersMemory(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("only root can read another process's memory when it is not dumpable")
 	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed")
-	}
+	testenv.Program(t, "python3", "the attack is a Python script")
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api)
 		w.write("scan.py", memScan)

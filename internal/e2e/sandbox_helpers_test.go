@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // sandboxWorld is a project in plan mode with a plan file, fixtures that
@@ -247,9 +248,7 @@ func haveSandbox(t *testing.T, kind string) {
 			t.Skip("the kernel has no Landlock")
 		}
 	case "bwrap":
-		if _, err := exec.LookPath("bwrap"); err != nil {
-			t.Skip("bwrap is not installed")
-		}
+		testenv.Program(t, "bwrap", "the fallback sandbox")
 	}
 }
 

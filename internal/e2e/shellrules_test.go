@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // These tests run shell lines through the real binary against permission
@@ -220,6 +221,7 @@ func (h *hitServer) url(host, path string) string {
 }
 
 func TestShellFetchesObeyWebFetchRules(t *testing.T) {
+	testenv.Programs(t, "the fetches are theirs", "curl", "wget")
 	forAPIs(t, func(t *testing.T, api string) {
 		h := newHitServer(t)
 		w := newWorld(t, api)
@@ -332,31 +334,41 @@ func TestExploreAgentShellLimits(t *testing.T) {
 	})
 }
 
+// planAttack is a line that creates marker when bash runs it; needs names
+// a program beyond the shell's that it relies on.
+type planAttack struct{ cmd, marker, needs string }
+
 // planAttacks are lines from the classes of break in plan mode; each
 // creates a marker file when bash runs it.
-var planAttacks = []struct{ cmd, marker string }{
-	{"echo $(cat <<EOF\nhi\nEOF)\ntouch m-heredoc\nEOF\n)", "m-heredoc"},
-	{"cat <<EOF\nhi\nEO\\\nF\ntouch m-continued\nEOF", "m-continued"},
-	{"echo x # note \\\ntouch m-comment", "m-comment"},
-	{"!(touch m-extglob)", "m-extglob"},
-	{"sh -c '((touch m-dash))'", "m-dash"},
-	{"jobs -x touch m-jobs", "m-jobs"},
-	{"declare -a 'a=([$(touch m-declare)]=1)'", "m-declare"},
-	{"a=(); declare a='(x $(touch m-array))'", "m-array"},
-	{"sleep 0 & wait -n -p 'a[$(touch m-wait)]'", "m-wait"},
-	{"GIT_EXTERNAL_DIFF=./ext.sh git diff; mv ext-ran m-extdiff 2>/dev/null", "m-extdiff"},
-	{"git diff --output=m-output", "m-output"},
-	{"git rev-list --output=m-revlist HEAD", "m-revlist"},
-	{"git blame --output=m-blame main.go", "m-blame"},
-	{"sort -om-sort main.go", "m-sort"},
-	{"export LESSOPEN='|touch m-less %s'; less main.go", "m-less"},
-	{"(sleep 0.2; touch m-bg) & sleep 0.5", "m-bg"},
-	{"shopt -s expand_aliases\nalias ls='touch m-alias'\nls", "m-alias"},
+var planAttacks = []planAttack{
+	{"echo $(cat <<EOF\nhi\nEOF)\ntouch m-heredoc\nEOF\n)", "m-heredoc", ""},
+	{"cat <<EOF\nhi\nEO\\\nF\ntouch m-continued\nEOF", "m-continued", ""},
+	{"echo x # note \\\ntouch m-comment", "m-comment", ""},
+	{"!(touch m-extglob)", "m-extglob", ""},
+	{"sh -c '((touch m-dash))'", "m-dash", ""},
+	{"jobs -x touch m-jobs", "m-jobs", ""},
+	{"declare -a 'a=([$(touch m-declare)]=1)'", "m-declare", ""},
+	{"a=(); declare a='(x $(touch m-array))'", "m-array", ""},
+	{"sleep 0 & wait -n -p 'a[$(touch m-wait)]'", "m-wait", ""},
+	{"GIT_EXTERNAL_DIFF=./ext.sh git diff; mv ext-ran m-extdiff 2>/dev/null", "m-extdiff", ""},
+	{"git diff --output=m-output", "m-output", ""},
+	{"git rev-list --output=m-revlist HEAD", "m-revlist", ""},
+	{"git blame --output=m-blame main.go", "m-blame", ""},
+	{"sort -om-sort main.go", "m-sort", ""},
+	{"export LESSOPEN='|touch m-less %s'; less main.go", "m-less", "less"},
+	{"(sleep 0.2; touch m-bg) & sleep 0.5", "m-bg", ""},
+	{"shopt -s expand_aliases\nalias ls='touch m-alias'\nls", "m-alias", ""},
 }
 
 func TestPlanModeShellClassesOfBreak(t *testing.T) {
-	// Each attack is real: bash, run directly, creates its marker.
+	var attacks []planAttack
 	for _, a := range planAttacks {
+		if a.needs == "" || testenv.Has(t, a.needs, "for the attack "+a.marker) {
+			attacks = append(attacks, a)
+		}
+	}
+	// Each attack is real: bash, run directly, creates its marker.
+	for _, a := range attacks {
 		dir := t.TempDir()
 		w := &world{t: t, dir: dir}
 		diffRepo(w)

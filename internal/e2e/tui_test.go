@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // terminal is ponder's interface running in a private tmux server.
@@ -19,9 +20,7 @@ type terminal struct {
 
 func (w *world) terminal(args ...string) *terminal {
 	w.t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		w.t.Skip("tmux is not installed (.ci/run installs it)")
-	}
+	testenv.Program(w.t, "tmux", "the interface tests drive ponder in a terminal")
 	term := &terminal{t: w.t, socket: fmt.Sprintf("ponder-e2e-%d", time.Now().UnixNano())}
 	cmdline := []string{"env", "-i"}
 	cmdline = append(cmdline, w.env()...)

@@ -283,6 +283,8 @@ func (r *runner) report(res app.TurnResult, err error, final bool) (int, bool) {
 		return code, false
 	}
 	out.PermissionDenials = w.takeDenials()
+	_, window := a.ContextUsage()
+	out.TotalCostUSD, out.ModelUsage = a.CostUSD(), modelUsageOf(a.Usage(), window)
 	switch r.o.OutputFormat {
 	case FormatJSON, FormatStreamJSON:
 		w.line(out)

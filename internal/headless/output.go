@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ponder-agent/ponder/event"
+	"github.com/ponder-agent/ponder/internal/app"
 )
 
 // Output formats.
@@ -41,7 +42,8 @@ type Result struct {
 	// DurationAPIMS is the time spent on model requests; ponder counts
 	// the turn.
 	DurationAPIMS int64 `json:"duration_api_ms"`
-	// TotalCostUSD is always 0: ponder does not price requests.
+	// TotalCostUSD is the run's cost so far, from ponder's price table
+	// and the settings' modelPrices (models without a price count 0).
 	TotalCostUSD float64 `json:"total_cost_usd"`
 	// StopReason is how the turn ended, or null.
 	StopReason *string `json:"stop_reason"`
@@ -49,8 +51,52 @@ type Result struct {
 	Errors []string `json:"errors"`
 	// PermissionDenials are the calls refused during the turn.
 	PermissionDenials []denial `json:"permission_denials"`
-	ModelUsage        struct{} `json:"modelUsage"`
-	UUID              string   `json:"uuid"`
+	// ModelUsage is the run's usage by model, in the SDK's shape.
+	ModelUsage modelUsage `json:"modelUsage"`
+	UUID       string     `json:"uuid"`
+}
+
+// modelUsage is the run's usage by model id; never null on the wire.
+type modelUsage map[string]wireModelUsage
+
+func (m modelUsage) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(map[string]wireModelUsage(m))
+}
+
+// wireModelUsage is one model's usage as the Claude Agent SDK reads it.
+type wireModelUsage struct {
+	InputTokens              int     `json:"inputTokens"`
+	OutputTokens             int     `json:"outputTokens"`
+	CacheReadInputTokens     int     `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int     `json:"cacheCreationInputTokens"`
+	WebSearchRequests        int     `json:"webSearchRequests"`
+	CostUSD                  float64 `json:"costUSD"`
+	ContextWindow            int     `json:"contextWindow"`
+	// Requests and Priced are ponder's: how many requests went to the
+	// model, and whether a price is known for it.
+	Requests int  `json:"requests"`
+	Priced   bool `json:"priced"`
+}
+
+// modelUsageOf converts the app's usage by model.
+func modelUsageOf(u map[string]app.ModelUsage, window int) modelUsage {
+	out := modelUsage{}
+	for name, m := range u {
+		out[name] = wireModelUsage{InputTokens: m.InputTokens, OutputTokens: m.OutputTokens, CacheReadInputTokens: m.CacheReadTokens,
+			CacheCreationInputTokens: m.CacheWriteTokens, CostUSD: m.CostUSD, ContextWindow: window, Requests: m.Requests, Priced: m.Priced}
+	}
+	return out
+}
+
+// keySource is the apiKeySource the SDK reads.
+func keySource(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // wireUsage counts tokens with every field present.
@@ -155,7 +201,7 @@ func (w *writer) streamJSON(e event.Event) {
 			"permission_mode": e.Mode, "cwd": e.Cwd, "tools": e.Tools, "resumed": e.Resumed, "version": event.Version,
 			"sandbox": e.Sandbox,
 			// What the Claude Agent SDK reads.
-			"permissionMode": e.Mode, "apiKeySource": "none", "claude_code_version": w.version, "mcp_servers": initMCPServers(e.MCPServers),
+			"permissionMode": e.Mode, "apiKeySource": keySource(e.APIKeySource), "claude_code_version": w.version, "mcp_servers": initMCPServers(e.MCPServers),
 			"slash_commands": []string{"compact"}, "output_style": "default", "skills": []string{}, "plugins": []any{},
 			"agents": []string{"general-purpose", "Explore", "Plan"}, "uuid": newUUID()})
 	case event.TextDelta:
@@ -374,6 +420,14 @@ func (w *writer) eventLine(e event.Event) map[string]any {
 	if data, err := json.Marshal(e); err == nil {
 		_ = json.Unmarshal(data, &out)
 	}
+	// Every event about a tool names it in "tool"; tool_started and
+	// tool_finished also keep "name", which hosts read before.
+	switch e := e.(type) {
+	case event.ToolStarted:
+		out["tool"] = e.Name
+	case event.ToolFinished:
+		out["tool"] = e.Name
+	}
 	out["type"] = "event"
 	out["event"] = e.Kind()
 	out["session_id"] = w.sessionID
@@ -389,7 +443,8 @@ func controlRequest(q event.Question) map[string]any {
 	req := map[string]any{"subtype": string(q.Kind)}
 	switch q.Kind {
 	case event.AskToolUse:
-		req["tool_name"] = q.Tool
+		// "tool" as in every event about a tool; "tool_name" as before.
+		req["tool"], req["tool_name"] = q.Tool, q.Tool
 		req["input"] = q.Input
 		req["reason"] = q.Reason
 		if q.Suggest != "" {

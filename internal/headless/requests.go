@@ -144,7 +144,7 @@ func (c *control) initialize(raw json.RawMessage) (any, error) {
 		"output_style":              "default",
 		"available_output_styles":   []string{"default"},
 		"models":                    []any{map[string]any{"value": model, "displayName": model, "description": "The session's model"}},
-		"account":                   map[string]any{"apiKeySource": "none"},
+		"account":                   map[string]any{"apiKeySource": keySource(c.app.APIKeySource())},
 		"hooks_applied":             true,
 		"hook_on_failure_supported": true,
 		"claude_code_version":       c.out.version,

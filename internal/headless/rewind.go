@@ -85,7 +85,12 @@ func turnList(turns []app.TurnInfo) string {
 		if len(t.Commands) > 0 {
 			fmt.Fprintf(&b, "\n     commands (not restorable): %s", strings.Join(t.Commands, "; "))
 		}
-		if !t.Conversation {
+		switch {
+		case !t.Conversation && t.Prompt == "":
+			// A turn without a prompt of its own: it went on from an
+			// earlier one (a plan approved on resume, say).
+			b.WriteString("\n     (files only: this turn went on from an earlier one and has no prompt to go back to)")
+		case !t.Conversation:
 			b.WriteString("\n     (files only: the conversation of this turn was compacted or cleared)")
 		}
 	}

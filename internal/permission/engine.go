@@ -136,6 +136,10 @@ type Engine struct {
 	// startAllow is how many allow rules the engine started with; those
 	// after were added while the session ran (AddAllow).
 	startAllow int
+	// workspace are directories outside the project the user added
+	// (--add-dir), each as given and canonical; edits there count as
+	// edits inside the project.
+	workspace [][2]string
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -422,7 +426,7 @@ func (e *Engine) modeDefault(c Context, a Access, canon []string, class shellcla
 	case KindExec:
 		return e.execDefault(class)
 	case KindWrite:
-		if c.Mode == ModeAcceptEdits && allInside(a.Paths, e.match.root) && allInside(canon, e.canonRoot) {
+		if c.Mode == ModeAcceptEdits && e.inWorkspace(a.Paths, canon) {
 			if why := e.configuresExecution(a.Paths, canon); why != "" {
 				return Decision{Behavior: Ask, Rule: "protected file", Reason: why}
 			}
@@ -453,6 +457,47 @@ func canonicalAll(paths []string) []string {
 		out[i] = Canonical(p)
 	}
 	return out
+}
+
+// AddWorkspaceDir adds a directory outside the project whose files count
+// as the project's for the modes: accept-edits accepts edits there (files
+// that decide what runs aside) as it does inside the project. Rules still
+// decide first. dir must be absolute.
+func (e *Engine) AddWorkspaceDir(dir string) {
+	e.mu.Lock()
+	e.workspace = append(e.workspace, [2]string{filepath.Clean(dir), Canonical(dir)})
+	e.mu.Unlock()
+}
+
+// WorkspaceDirs are the project root and the directories added to it,
+// canonical: the set a workspace sandbox may let commands write.
+func (e *Engine) WorkspaceDirs() []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := []string{e.canonRoot}
+	for _, w := range e.workspace {
+		out = append(out, w[1])
+	}
+	return out
+}
+
+// inWorkspace reports whether every path (given with its canonical form)
+// lies inside the project or inside one directory added to it, both as
+// named and once links are resolved; the caller holds e.mu.
+func (e *Engine) inWorkspace(paths, canon []string) bool {
+	if len(paths) == 0 || len(paths) != len(canon) {
+		return false
+	}
+	for i, p := range paths {
+		ok := allInside([]string{p}, e.match.root) && allInside([]string{canon[i]}, e.canonRoot)
+		for _, w := range e.workspace {
+			ok = ok || allInside([]string{p}, w[0]) && allInside([]string{canon[i]}, w[1])
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // allInside reports whether every path lies inside root.

@@ -96,3 +96,16 @@ func TestMCPWriterRefusedForWhatItIs(t *testing.T) {
 		t.Errorf("outside plan mode a tool not offered is refused as such: %+v", d)
 	}
 }
+
+// A refusal names an MCP tool as it is spelt: the sentence starts with a
+// word of its own, so the name keeps its lower case.
+func TestRefusalKeepsMCPToolNamesCase(t *testing.T) {
+	fx := newFixture(t)
+	e, _ := NewEngine(Rules{}, fx.root, fx.home)
+	for _, c := range []Context{{Mode: ModePlan, PlanFile: fx.plan}, {Mode: ModeDefault, ReadOnlyAgent: true}} {
+		d := e.Decide(c, Access{Tool: "mcp__notes__purge", Kind: KindExternal})
+		if d.Behavior != Deny || !strings.Contains(d.Reason, "mcp__notes__purge") || strings.Contains(d.Reason, "Mcp__") {
+			t.Errorf("%s: %s", d.Behavior, d.Reason)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func readOnlyLimit(c Context, a Access, canon []string, class shellclass.Result)
 		if a.ReadOnly {
 			return Decision{}, false
 		}
-		return deny("%s is an MCP tool not marked read-only in the settings of its server, so it may change things; only MCP tools the user marked read-only can be used here.", a.Tool)
+		return deny("The MCP tool %s is not marked read-only in the settings of its server, so it may change things; only MCP tools the user marked read-only can be used here.", a.Tool)
 	case KindWrite:
 		if c.ReadOnlyAgent || c.Mode != ModePlan || c.PlanFile == "" {
 			return deny("%s cannot write files.", a.Tool)
@@ -58,10 +58,11 @@ func readOnlyLimit(c Context, a Access, canon []string, class shellclass.Result)
 		}
 		return Decision{Behavior: Allow, Rule: "plan file", Reason: "Writing the plan file is allowed in plan mode."}, true
 	}
-	return deny("%s is not allowed.", a.Tool)
+	return deny("The tool %s is not allowed.", a.Tool)
 }
 
-// sentence capitalises s and ends it with a full stop.
+// sentence capitalises s and ends it with a full stop. Callers start s
+// with a word, never a name such as a tool's, which must keep its case.
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // markerProcs lists live processes whose command line contains marker.
@@ -117,10 +119,7 @@ os._exit(0)
 // is killed as a whole, and generations born while ponder hunts count as
 // the command's). Runs in a pids cgroup where the machine has one.
 func TestReForkingProcessIsContained(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
+	python := testenv.Program(t, "python3", "the attack is a Python script")
 	script := filepath.Join(t.TempDir(), "hop.py")
 	os.WriteFile(script, []byte(hopScript), 0o644)
 	cg := pidsCgroup(t, 400)

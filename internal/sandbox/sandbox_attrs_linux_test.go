@@ -13,6 +13,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // helperMore runs the probes of the finds below: inode flags through
@@ -200,9 +202,7 @@ func boxOf(t *testing.T, kind string) *Sandbox {
 	if kind == "landlock" {
 		return landlockBox(t, Options{})
 	}
-	if _, err := os.Stat("/usr/bin/bwrap"); err != nil {
-		t.Skip("bwrap is not installed")
-	}
+	testenv.Program(t, "bwrap", "the fallback sandbox")
 	s, err := New(Options{Choice: "bwrap"})
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ponder-agent/ponder/internal/testenv"
 )
 
 // helperEnv makes the test binary run one system call and report its
@@ -492,9 +494,7 @@ func threadField(t *testing.T, task, field string) string {
 }
 
 func TestBubblewrapWritesOnlyScratch(t *testing.T) {
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		t.Skip("bwrap is not installed")
-	}
+	testenv.Program(t, "bwrap", "the fallback sandbox")
 	s, err := New(Options{Choice: "bwrap"})
 	if err != nil {
 		t.Fatal(err)

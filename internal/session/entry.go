@@ -45,6 +45,9 @@ const (
 	TypeModel = "model"
 	// TypeGrant records rules an approved plan granted for the session.
 	TypeGrant = "grant"
+	// TypeFileSeen records the state of a file when the session read or
+	// wrote it, so that a resume knows which files the model has seen.
+	TypeFileSeen = "file_seen"
 )
 
 // Entry is one line of a transcript. Type says which fields are set.
@@ -96,9 +99,19 @@ type Entry struct {
 	Model string `json:"model,omitempty"`
 	// Grant: the rules granted for the rest of the session.
 	Rules []string `json:"rules,omitempty"`
+	// FileSeen: a file's state when the session read or wrote it.
+	Seen *FileSeen `json:"seen,omitempty"`
 
 	// Line is where the entry was read from (not stored).
 	Line int `json:"-"`
+}
+
+// FileSeen is a file's state as the session saw it: its absolute path,
+// modification time and size.
+type FileSeen struct {
+	Path    string    `json:"path"`
+	ModTime time.Time `json:"mod_time"`
+	Size    int64     `json:"size"`
 }
 
 // PlanSnapshot records a plan's content.

@@ -259,6 +259,10 @@ func (e *Entry) check() string {
 		if len(e.Rules) == 0 {
 			return "grant entry without rules"
 		}
+	case TypeFileSeen:
+		if e.Seen == nil || e.Seen.Path == "" {
+			return "file_seen entry without a path"
+		}
 	case TypeResolved, TypeUsage, TypeClear:
 	case TypeRepaired:
 		if e.Through <= 0 {

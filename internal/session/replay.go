@@ -109,6 +109,25 @@ func (t *Transcript) FirstPrompt() string {
 	return ""
 }
 
+// FilesSeen returns the last recorded state of each file the session read
+// or wrote, in the order they were last seen.
+func (t *Transcript) FilesSeen() []FileSeen {
+	last := map[string]int{}
+	var out []FileSeen
+	for _, e := range t.Entries {
+		if e.Type != TypeFileSeen {
+			continue
+		}
+		if i, ok := last[e.Seen.Path]; ok {
+			out[i] = *e.Seen
+			continue
+		}
+		last[e.Seen.Path] = len(out)
+		out = append(out, *e.Seen)
+	}
+	return out
+}
+
 // LastState returns the last recorded plan-mode state, or nil.
 func (t *Transcript) LastState() json.RawMessage {
 	for i := len(t.Entries) - 1; i >= 0; i-- {

@@ -318,3 +318,24 @@ func TestFirstPromptAndAllSessions(t *testing.T) {
 		t.Fatalf("AllSessions = %+v, %v", all, err)
 	}
 }
+
+// FilesSeen keeps the last state of each file, in the order files were
+// last seen; an entry without a path is damage.
+func TestFilesSeen(t *testing.T) {
+	content := strings.Join([]string{
+		`{"type":"header","version":1,"session_id":"x"}`,
+		`{"type":"file_seen","seen":{"path":"/p/a","mod_time":"2026-01-01T00:00:00Z","size":1}}`,
+		`{"type":"file_seen","seen":{"path":"/p/b","mod_time":"2026-01-01T00:00:00Z","size":2}}`,
+		`{"type":"file_seen","seen":{"path":"/p/a","mod_time":"2026-01-02T00:00:00Z","size":3}}`,
+		`{"type":"file_seen","seen":{"mod_time":"2026-01-02T00:00:00Z","size":3}}`,
+		``,
+	}, "\n")
+	tr, err := Parse(strings.NewReader(content), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := tr.FilesSeen()
+	if len(seen) != 2 || seen[0].Path != "/p/a" || seen[0].Size != 3 || seen[1].Path != "/p/b" || len(tr.Warnings) != 1 {
+		t.Fatalf("seen %+v, warnings %v", seen, tr.Warnings)
+	}
+}

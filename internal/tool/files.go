@@ -13,11 +13,32 @@ import (
 type FileTracker struct {
 	mu   sync.Mutex
 	seen map[string]fileStamp
+	// observe, when set, learns every new state noted, so that a session
+	// can record it and a resume can bring it back (Restore).
+	observe func(path string, mod time.Time, size int64)
 }
 
 type fileStamp struct {
 	mod  time.Time
 	size int64
+}
+
+// Observe makes f learn each state the tracker notes that differs from the
+// one it held for the path (the session records them in its transcript).
+func (t *FileTracker) Observe(f func(path string, mod time.Time, size int64)) {
+	t.mu.Lock()
+	t.observe = f
+	t.mu.Unlock()
+}
+
+// Restore records that the session saw path with the given modification
+// time and size, as a resumed session learns it from its transcript. A
+// file changed since then is still stale: CheckFresh compares the state
+// on disk with this one.
+func (t *FileTracker) Restore(path string, mod time.Time, size int64) {
+	t.mu.Lock()
+	t.seen[path] = fileStamp{mod: mod, size: size}
+	t.mu.Unlock()
 }
 
 // NewFileTracker returns an empty tracker.
@@ -30,9 +51,15 @@ func (t *FileTracker) Note(path string) {
 	if err != nil {
 		return
 	}
+	st := fileStamp{mod: info.ModTime(), size: info.Size()}
 	t.mu.Lock()
-	t.seen[path] = fileStamp{mod: info.ModTime(), size: info.Size()}
+	old, had := t.seen[path]
+	t.seen[path] = st
+	observe := t.observe
 	t.mu.Unlock()
+	if observe != nil && (!had || !old.mod.Equal(st.mod) || old.size != st.size) {
+		observe(path, st.mod, st.size)
+	}
 }
 
 // Forget drops what is known of path.

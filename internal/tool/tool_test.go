@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ponder-agent/ponder/internal/permission"
 )
@@ -82,6 +83,31 @@ func TestFileTracker(t *testing.T) {
 	os.WriteFile(p, []byte("changed on disk"), 0o644)
 	if err := ft.CheckFresh(p); err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Fatalf("changed file: %v", err)
+	}
+}
+
+// What a resumed session restores of an earlier run's reads counts as
+// read, until the file changes; every new state noted is observed once.
+func TestFileTrackerRestoreAndObserve(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(p, []byte("one"), 0o644)
+	info, _ := os.Stat(p)
+	var observed []int64
+	first := NewFileTracker()
+	first.Observe(func(path string, _ time.Time, size int64) { observed = append(observed, size) })
+	first.Note(p)
+	first.Note(p) // unchanged: not observed again
+	if len(observed) != 1 || observed[0] != 3 {
+		t.Fatalf("observed %v", observed)
+	}
+	resumed := NewFileTracker()
+	resumed.Restore(p, info.ModTime(), info.Size())
+	if err := resumed.CheckFresh(p); err != nil {
+		t.Fatalf("a restored read: %v", err)
+	}
+	os.WriteFile(p, []byte("changed"), 0o644)
+	if err := resumed.CheckFresh(p); err == nil || !strings.Contains(err.Error(), "changed on disk") {
+		t.Fatalf("a file changed since its restored read: %v", err)
 	}
 }
 

@@ -28,6 +28,7 @@ var slashCommands = []slashCommand{
 	{"/context", "", "show how much of the context window is used"},
 	{"/permissions", "", "list the permission rules in force and their sources"},
 	{"/status", "", "show the session, model, mode and sandbox"},
+	{"/cost", "", "show this run's token use and cost by model"},
 	{"/mcp", "", "show the MCP servers and their tools; mark a tool read-only"},
 	{"/help", "", "keys and commands"},
 	{"/exit", "", "quit ponder"},
@@ -139,7 +140,7 @@ func (m *Model) command(line string) tea.Cmd {
 			m.conv.notice("warning", err.Error())
 			return nil
 		}
-		m.conv.notice("info", "Model changed to "+args+" from the next request on.")
+		m.conv.notice("info", "Model changed to "+m.app.Model()+" from the next request on.")
 	case "/team":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: m.teamList()})
 	case "/rewind":
@@ -162,6 +163,8 @@ func (m *Model) command(line string) tea.Cmd {
 		return m.infoCommand(statusText)
 	case "/mcp":
 		m.openMCP()
+	case "/cost":
+		m.conv.add(&item{kind: itemNotice, title: "info", text: m.app.CostSummary()})
 	case "/help":
 		m.conv.add(&item{kind: itemNotice, title: "info", text: helpText(m.customCommands()) + m.skillsHelp()})
 	case "/exit", "/quit":

@@ -25,7 +25,14 @@ const DefaultBaseURL = "https://api.anthropic.com"
 const (
 	DefaultModel     = "claude-sonnet-5-5"
 	DefaultFastModel = "claude-haiku-5-5"
+	// LargestModel is the most capable model, which "opus" names.
+	LargestModel = "claude-opus-5-5"
 )
+
+// Aliases are the short names a user may give for a model ("--model
+// opus"), each with the current model it stands for. A request always
+// carries the model's id.
+var Aliases = map[string]string{"sonnet": DefaultModel, "opus": LargestModel, "haiku": DefaultFastModel}
 
 // defaultMaxTokens bounds one answer when the request does not say.
 const defaultMaxTokens = 16384

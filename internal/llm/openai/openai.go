@@ -28,6 +28,12 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 // DefaultModel is the main model when none is configured.
 const DefaultModel = "gpt-5.5"
 
+// Aliases are the short names of Claude's model tiers, as other agents'
+// users type them, with the model each stands for here: the default
+// model for the large tiers and its small sibling for the fast one.
+// Settings (modelAliases) override them for a local server.
+var Aliases = map[string]string{"sonnet": DefaultModel, "opus": DefaultModel, "haiku": DefaultModel + "-mini"}
+
 // Options configure a Provider.
 type Options struct {
 	// APIKey overrides OPENAI_API_KEY; local servers often need none.

@@ -102,6 +102,18 @@ const scenarios = {
     options: { canUseTool: canUseTool(async (tool, input) => ({ behavior: "allow", updatedInput: input })) },
   }),
 
+  // The SDK's settings option (SETTINGS, a JSON object) reaches ponder as
+  // --settings; the host allows every call when HOST_ALLOWS is set and
+  // refuses every one otherwise.
+  settings: () => ({
+    prompt: process.env.PROMPT,
+    options: {
+      settings: process.env.SETTINGS,
+      canUseTool: canUseTool(async (tool, input) =>
+        process.env.HOST_ALLOWS ? { behavior: "allow", updatedInput: input } : { behavior: "deny", message: "the host says no" }),
+    },
+  }),
+
   // Default mode: the host refuses a write.
   "write-deny": () => ({
     prompt: "create the file",
