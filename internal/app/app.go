@@ -379,6 +379,7 @@ func (a *App) buildPermissions() error {
 		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject}[l.Scope]
 		p := l.Settings.Permissions
 		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Root: l.Root, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
+		rules.Sets = append(rules.Sets, modeRuleSets(src, l.File, l.Root, l.Settings)...)
 	}
 	rules.Sets = append(rules.Sets, a.teamKeyRules())
 	home, _ := os.UserHomeDir()

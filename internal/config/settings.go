@@ -54,6 +54,9 @@ type Permissions struct {
 	Deny        []string `json:"deny,omitempty"`
 	Ask         []string `json:"ask,omitempty"`
 	DefaultMode *string  `json:"defaultMode,omitempty"`
+	// ModeRules are allow rules that count in some modes only (see
+	// ModeRules).
+	ModeRules []ModeRules `json:"modeRules,omitempty"`
 }
 
 // Models names models for roles other than the main conversation.
@@ -84,6 +87,11 @@ type PlanMode struct {
 	RemoveTodoWrite *bool `json:"removeTodoWrite,omitempty"`
 	// Model is used while in plan mode (same as models.plan).
 	Model *string `json:"model,omitempty"`
+	// Commands are Bash allow rules for plan mode alone, in short:
+	// "gh issue view:*" for {"modes": ["plan"], "allow":
+	// ["Bash(gh issue view:*)"]} in permissions.modeRules. They still run
+	// in the read-only sandbox.
+	Commands []string `json:"commands,omitempty"`
 }
 
 // Retry tunes how failed model requests are retried.
@@ -152,6 +160,7 @@ func (s *Settings) merge(o Settings) {
 	s.Permissions.Deny = appendNew(s.Permissions.Deny, o.Permissions.Deny)
 	s.Permissions.Ask = appendNew(s.Permissions.Ask, o.Permissions.Ask)
 	set(&s.Permissions.DefaultMode, o.Permissions.DefaultMode)
+	s.Permissions.ModeRules = append(s.Permissions.ModeRules, o.Permissions.ModeRules...)
 	set(&s.Models.Explore, o.Models.Explore)
 	set(&s.Models.Plan, o.Models.Plan)
 	p, q := &s.PlanMode, o.PlanMode
@@ -165,6 +174,7 @@ func (s *Settings) merge(o Settings) {
 	set(&p.FileNaming, q.FileNaming)
 	set(&p.RemoveTodoWrite, q.RemoveTodoWrite)
 	set(&p.Model, q.Model)
+	p.Commands = appendNew(p.Commands, q.Commands)
 	set(&s.Retry.MaxAttempts, o.Retry.MaxAttempts)
 	set(&s.Context.Window, o.Context.Window)
 	set(&s.Context.AutoCompactAt, o.Context.AutoCompactAt)

@@ -67,6 +67,9 @@ func validate(s Settings) (field, msg string) {
 	if field == "" {
 		field, msg = validateHooks(s.Hooks)
 	}
+	if field == "" {
+		field, msg = validateModeRules(s)
+	}
 	if field == "" && s.Network.IdleTimeout != nil && (*s.Network.IdleTimeout < MinIdleTimeout || *s.Network.IdleTimeout > MaxIdleTimeout) {
 		field, msg = "network.idleTimeout", fmt.Sprintf("must be between %d and %d seconds", MinIdleTimeout, MaxIdleTimeout)
 	}
