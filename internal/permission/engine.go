@@ -251,10 +251,14 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	class := e.classify(a)
 	canon := canonicalAll(a.Paths)
 	d := e.decide(c, a, canon, pathHints{}, class)
-	if e.planMayConfine(c, a, class) {
+	planConfine := e.planMayConfine(c, a, class)
+	if planConfine {
 		d = planConfined(d, a, class)
 	}
 	d = e.confine(c, a, class, d)
+	if planConfine {
+		d = e.planNetwork(c, class, d)
+	}
 	if d.Behavior == Ask && len(a.Paths) > 0 {
 		read := Access{Tool: "Read", Kind: KindRead, Paths: a.Paths}
 		d.Readable = e.decide(c, read, canon, pathHints{}, shellclass.Result{}).Behavior == Allow

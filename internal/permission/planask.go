@@ -61,3 +61,14 @@ func bashSpecifier(rule string) string {
 	}
 	return r.Specifier
 }
+
+// planNetwork keeps the network closed to a line that runs confined only
+// because plan mode asked or a plan-mode rule allowed it, unless WebFetch
+// rules allow every fetch it makes: a yes to run a command in the
+// read-only sandbox is no yes to send data out. The caller holds e.mu.
+func (e *Engine) planNetwork(c Context, class shellclass.Result, d Decision) Decision {
+	if _, ok := fetchesAllowed(class, e.allowIn(c.Mode)); !ok {
+		d.Ports, d.Lookup = nil, false
+	}
+	return d
+}

@@ -116,3 +116,34 @@ func TestModeRuleSetsOnlyAllow(t *testing.T) {
 		}
 	}
 }
+
+// A yes to run a line confined opens no network port unless WebFetch
+// rules allow what it fetches.
+func TestPlanConfinedLineGetsNoNetworkUnlessAllowed(t *testing.T) {
+	fx := newFixture(t)
+	plan := Context{Mode: ModePlan, PlanFile: fx.plan}
+	post := Access{Tool: "Bash", Kind: KindExec, Command: "curl -o page.html https://example.com/in"}
+	for _, tc := range []struct {
+		name  string
+		rules Rules
+		ports bool
+	}{
+		{"no rule", Rules{}, false},
+		{"a WebFetch rule for the host", Rules{Allow: []string{"WebFetch(domain:example.com)"}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := NewEngine(tc.rules, fx.root, fx.home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.SetSandbox(SandboxPolicy{Available: true})
+			d := e.Decide(plan, post)
+			if d.Behavior != Ask || !d.Sandbox {
+				t.Fatalf("Decide = %s sandbox=%v (%s: %s)", d.Behavior, d.Sandbox, d.Rule, d.Reason)
+			}
+			if got := len(d.Ports) > 0; got != tc.ports {
+				t.Fatalf("ports %v, want some: %v", d.Ports, tc.ports)
+			}
+		})
+	}
+}
