@@ -53,6 +53,9 @@ type Options struct {
 	// model of Explore agents and the model used in plan mode.
 	ExploreModel string
 	PlanModel    string
+	// PlanEffort is --plan-effort: how hard the model thinks in plan
+	// mode (low, medium, high), over the settings' effort.plan.
+	PlanEffort string
 	// Mode is --permission-mode ("" keeps the settings' default, or the
 	// resumed session's mode).
 	Mode string
@@ -155,6 +158,9 @@ type App struct {
 	root   string
 	id     string
 	models Models
+	// planEffort and implementEffort are how hard the model thinks in
+	// plan mode and in the others (see pickEffort).
+	planEffort, implementEffort llm.Effort
 
 	bus      *event.Bus
 	broker   *permission.Broker
@@ -284,6 +290,9 @@ func New(opts Options) (*App, error) {
 			return nil, err
 		}
 		a.models = pickModels(name, modelFlags{opts.Model, opts.ExploreModel, opts.PlanModel}, cfg)
+	}
+	if err := a.pickEffort(opts.PlanEffort, cfg); err != nil {
+		return nil, err
 	}
 	a.broker = permission.NewBroker(
 		a.questionAsked,

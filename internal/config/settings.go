@@ -14,6 +14,7 @@ type Settings struct {
 	PlansDirectory *string     `json:"plansDirectory,omitempty"`
 	Permissions    Permissions `json:"permissions,omitzero"`
 	Models         Models      `json:"models,omitzero"`
+	Effort         Effort      `json:"effort,omitzero"`
 	PlanMode       PlanMode    `json:"planMode,omitzero"`
 	Retry          Retry       `json:"retry,omitzero"`
 	Context        Context     `json:"context,omitzero"`
@@ -63,6 +64,16 @@ type Permissions struct {
 type Models struct {
 	Explore *string `json:"explore,omitempty"`
 	Plan    *string `json:"plan,omitempty"`
+}
+
+// Effort says how hard the model thinks, by role: low, medium or high,
+// sent only to models that take it (an extended-thinking budget, or
+// reasoning_effort).
+type Effort struct {
+	// Plan is the effort while in plan mode.
+	Plan *string `json:"plan,omitempty"`
+	// Implement is the effort in every other mode.
+	Implement *string `json:"implement,omitempty"`
 }
 
 // PlanMode tunes plan mode.
@@ -163,6 +174,8 @@ func (s *Settings) merge(o Settings) {
 	s.Permissions.ModeRules = append(s.Permissions.ModeRules, o.Permissions.ModeRules...)
 	set(&s.Models.Explore, o.Models.Explore)
 	set(&s.Models.Plan, o.Models.Plan)
+	set(&s.Effort.Plan, o.Effort.Plan)
+	set(&s.Effort.Implement, o.Effort.Implement)
 	p, q := &s.PlanMode, o.PlanMode
 	set(&p.ModelCanEnter, q.ModelCanEnter)
 	set(&p.ExploreAgentCount, q.ExploreAgentCount)

@@ -36,7 +36,7 @@ import (
 // permissions.modeRules and planMode.commands (allow rules); permissions.defaultMode
 // acceptEdits; plansDirectory (a directory of the project's choosing that
 // ponder writes into: one that others may write, or one whose files
-// configure what runs); model, provider, models.*, planMode.model (which model and
+// configure what runs); model, provider, models.*, effort.*, planMode.model (which model and
 // which vendor receive the code, at whose cost); shellEnvironment.include,
 // .set and an "all" inherit (a project could pass secrets to commands or
 // set LD_PRELOAD for every command, read-only ones included); and
