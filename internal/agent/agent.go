@@ -29,7 +29,10 @@ type Config struct {
 	Provider llm.Provider
 	// Model picks the model for a request in the given mode, so plan
 	// mode can use its own model.
-	Model     func(permission.Mode) string
+	Model func(permission.Mode) string
+	// Effort picks how hard the model thinks in the given mode ("" for
+	// its default); nil for always the default.
+	Effort    func(permission.Mode) llm.Effort
 	System    string
 	MaxTokens int
 	// MaxTurns stops the loop after that many model requests (0: no

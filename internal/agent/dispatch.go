@@ -266,7 +266,7 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 			}
 		default:
 			if ans.Always && q.Suggest != "" {
-				_ = a.cfg.Perm.AddAllow(q.Suggest)
+				_ = a.cfg.Perm.AddAllowIn(q.Suggest, d.SuggestModes...)
 			}
 			out := gateResult{asked: true}
 			if mayUpdate && len(ans.UpdatedInput) > 0 && !sameJSON(ans.UpdatedInput, use.Input) {

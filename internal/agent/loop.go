@@ -100,6 +100,9 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 		Tools:     specs(offered),
 		MaxTokens: a.cfg.MaxTokens,
 	}
+	if a.cfg.Effort != nil {
+		req.Effort = a.cfg.Effort(pc.Mode)
+	}
 	var resp *llm.Response
 	for ev, err := range a.cfg.Provider.Stream(ctx, req) {
 		if err != nil {

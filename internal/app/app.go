@@ -54,6 +54,9 @@ type Options struct {
 	// model of Explore agents and the model used in plan mode.
 	ExploreModel string
 	PlanModel    string
+	// PlanEffort is --plan-effort: how hard the model thinks in plan
+	// mode (low, medium, high), over the settings' effort.plan.
+	PlanEffort string
 	// Mode is --permission-mode ("" keeps the settings' default, or the
 	// resumed session's mode).
 	Mode string
@@ -175,6 +178,9 @@ type App struct {
 	// commandWarned are the project commands whose ignored front matter
 	// the user was told of in this run.
 	commandWarned map[string]bool
+	// planEffort and implementEffort are how hard the model thinks in
+	// plan mode and in the others (see pickEffort).
+	planEffort, implementEffort llm.Effort
 
 	bus      *event.Bus
 	broker   *permission.Broker
@@ -325,6 +331,9 @@ func New(opts Options) (*App, error) {
 	}
 	a.meter = newMeter(cfg, a.aliases)
 	a.provider = aliasProvider{Provider: meterProvider{Provider: a.provider, m: a.meter}, aliases: a.aliases}
+	if err := a.pickEffort(opts.PlanEffort, cfg); err != nil {
+		return nil, err
+	}
 	a.broker = permission.NewBroker(
 		a.questionAsked,
 		func(id, how string) { a.emit(event.QuestionClosed{ID: id, How: how}) })
@@ -433,6 +442,7 @@ func (a *App) buildPermissions() error {
 		src := map[config.Scope]permission.Source{config.ScopeUser: permission.SourceUser, config.ScopeProject: permission.SourceProject, config.ScopeLocal: permission.SourceLocal, config.ScopeOuter: permission.SourceProject, config.ScopeFlag: permission.SourceUser}[l.Scope]
 		p := l.Settings.Permissions
 		rules.Sets = append(rules.Sets, permission.RuleSet{Source: src, File: l.File, Root: l.Root, Allow: p.Allow, Ask: p.Ask, Deny: p.Deny})
+		rules.Sets = append(rules.Sets, modeRuleSets(src, l.File, l.Root, l.Settings)...)
 	}
 	rules.Sets = append(rules.Sets, a.teamKeyRules())
 	home, _ := os.UserHomeDir()

@@ -192,6 +192,7 @@ func (a *App) newMain(history []llm.Message) *agent.Agent {
 	return agent.New(agent.Config{
 		Provider:   a.provider,
 		Model:      a.modelFor,
+		Effort:     a.effortFor,
 		System:     a.system,
 		MaxTurns:   a.opts.MaxTurns,
 		Tools:      a.tools,

@@ -45,6 +45,7 @@ type rootOptions struct {
 	model         string
 	exploreModel  string
 	planModel     string
+	planEffort    string
 	provider      string
 	cont          bool
 	resume        string
@@ -199,6 +200,7 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.model, "model", "", "main model (default: $PONDER_MODEL, the settings, or the provider's default)")
 	f.StringVar(&o.exploreModel, "explore-model", "", "model of Explore agents (default: models.explore, or the provider's fast model)")
 	f.StringVar(&o.planModel, "plan-model", "", "model used in plan mode (default: planMode.model or models.plan, else the main model)")
+	f.StringVar(&o.planEffort, "plan-effort", "", "how hard the model thinks in plan mode: low, medium or high (default: effort.plan; sent only to models that take it)")
 	f.StringVar(&o.provider, "provider", "", "model provider: anthropic or openai (default: from the environment)")
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the most recent session in this directory")
 	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id")
@@ -263,6 +265,7 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 		Model:         o.model,
 		ExploreModel:  o.exploreModel,
 		PlanModel:     o.planModel,
+		PlanEffort:    o.planEffort,
 		Mode:          o.mode,
 		BypassAllowed: o.skipPerms || o.compat.allowSkip,
 		Trust:         o.trust,

@@ -20,6 +20,7 @@ type Settings struct {
 	PlansDirectory *string               `json:"plansDirectory,omitempty"`
 	Permissions    Permissions           `json:"permissions,omitzero"`
 	Models         Models                `json:"models,omitzero"`
+	Effort         Effort                `json:"effort,omitzero"`
 	PlanMode       PlanMode              `json:"planMode,omitzero"`
 	Retry          Retry                 `json:"retry,omitzero"`
 	Context        Context               `json:"context,omitzero"`
@@ -69,12 +70,25 @@ type Permissions struct {
 	Deny        []string `json:"deny,omitempty"`
 	Ask         []string `json:"ask,omitempty"`
 	DefaultMode *string  `json:"defaultMode,omitempty"`
+	// ModeRules are allow rules that count in some modes only (see
+	// ModeRules).
+	ModeRules []ModeRules `json:"modeRules,omitempty"`
 }
 
 // Models names models for roles other than the main conversation.
 type Models struct {
 	Explore *string `json:"explore,omitempty"`
 	Plan    *string `json:"plan,omitempty"`
+}
+
+// Effort says how hard the model thinks, by role: low, medium or high,
+// sent only to models that take it (an extended-thinking budget, or
+// reasoning_effort).
+type Effort struct {
+	// Plan is the effort while in plan mode.
+	Plan *string `json:"plan,omitempty"`
+	// Implement is the effort in every other mode.
+	Implement *string `json:"implement,omitempty"`
 }
 
 // PlanMode tunes plan mode.
@@ -105,6 +119,11 @@ type PlanMode struct {
 	// ReturnAfterImplementation turns plan mode back on when the
 	// implementation of an approved plan ends (default false).
 	ReturnAfterImplementation *bool `json:"returnAfterImplementation,omitempty"`
+	// Commands are Bash allow rules for plan mode alone, in short:
+	// "gh issue view:*" for {"modes": ["plan"], "allow":
+	// ["Bash(gh issue view:*)"]} in permissions.modeRules. They still run
+	// in the read-only sandbox.
+	Commands []string `json:"commands,omitempty"`
 }
 
 // Retry tunes how failed model requests are retried.
@@ -185,8 +204,11 @@ func (s *Settings) merge(o Settings) {
 	s.Permissions.Deny = appendNew(s.Permissions.Deny, o.Permissions.Deny)
 	s.Permissions.Ask = appendNew(s.Permissions.Ask, o.Permissions.Ask)
 	set(&s.Permissions.DefaultMode, o.Permissions.DefaultMode)
+	s.Permissions.ModeRules = append(s.Permissions.ModeRules, o.Permissions.ModeRules...)
 	set(&s.Models.Explore, o.Models.Explore)
 	set(&s.Models.Plan, o.Models.Plan)
+	set(&s.Effort.Plan, o.Effort.Plan)
+	set(&s.Effort.Implement, o.Effort.Implement)
 	p, q := &s.PlanMode, o.PlanMode
 	set(&p.ModelCanEnter, q.ModelCanEnter)
 	set(&p.ExploreAgentCount, q.ExploreAgentCount)
@@ -200,6 +222,7 @@ func (s *Settings) merge(o Settings) {
 	set(&p.Model, q.Model)
 	set(&p.ScopeFence, q.ScopeFence)
 	set(&p.ReturnAfterImplementation, q.ReturnAfterImplementation)
+	p.Commands = appendNew(p.Commands, q.Commands)
 	set(&s.Retry.MaxAttempts, o.Retry.MaxAttempts)
 	set(&s.Context.Window, o.Context.Window)
 	set(&s.Context.AutoCompactAt, o.Context.AutoCompactAt)

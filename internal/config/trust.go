@@ -24,17 +24,19 @@ import (
 //   - permissions.deny, permissions.ask: they only narrow.
 //   - permissions.defaultMode when it is "default" or "plan" (the others
 //     would let edits or everything through).
-//   - planMode.* except planMode.model, retry.*, context.*: they tune how
+//   - planMode.* except planMode.model and planMode.commands, retry.*,
+//     context.*: they tune how
 //     ponder works, not what it may do.
 //   - shellEnvironment.exclude, and shellEnvironment.inherit when it is
 //     "core" or "none": they only take variables away.
 //
 // Ignored until trusted: mcpServers and the project's .mcp.json (each
 // server is a program ponder would start, or a service it would send the
-// code to); hooks (each is a command ponder would run); permissions.allow; permissions.defaultMode
+// code to); hooks (each is a command ponder would run); permissions.allow,
+// permissions.modeRules and planMode.commands (allow rules); permissions.defaultMode
 // acceptEdits; plansDirectory (a directory of the project's choosing that
 // ponder writes into: one that others may write, or one whose files
-// configure what runs); model, provider, models.*, planMode.model (which model and
+// configure what runs); model, provider, models.*, effort.*, planMode.model (which model and
 // which vendor receive the code, at whose cost); shellEnvironment.include,
 // .set and an "all" inherit (a project could pass secrets to commands or
 // set LD_PRELOAD for every command, read-only ones included); and
@@ -65,6 +67,7 @@ func narrow(s Settings) (Settings, []string) {
 		// Turning the fence off loosens accept-edits.
 		n.PlanMode.ScopeFence = nil
 	}
+	n.PlanMode.Commands = nil
 	n.Retry = s.Retry
 	n.Context = s.Context
 	// Only sandbox settings that tighten it are left in a project's

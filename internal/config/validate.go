@@ -13,6 +13,7 @@ var (
 	validVariants = []string{"full", "trim", "cut", "cap"}
 	validNaming   = []string{"words", "session-timestamp"}
 	validProvider = []string{"anthropic", "openai"}
+	validEffort   = []string{"low", "medium", "high"}
 )
 
 // validate checks values whose type is right but whose content is not. It
@@ -39,6 +40,8 @@ func validate(s Settings) (field, msg string) {
 	}
 	_ = oneOf("permissions.defaultMode", s.Permissions.DefaultMode, validModes) &&
 		oneOf("provider", s.Provider, validProvider) &&
+		oneOf("effort.plan", s.Effort.Plan, validEffort) &&
+		oneOf("effort.implement", s.Effort.Implement, validEffort) &&
 		oneOf("planMode.variant", s.PlanMode.Variant, validVariants) &&
 		oneOf("planMode.fileNaming", s.PlanMode.FileNaming, validNaming) &&
 		between("planMode.exploreAgentCount", s.PlanMode.ExploreAgentCount, 1, 10) &&
@@ -80,6 +83,9 @@ func validate(s Settings) (field, msg string) {
 	}
 	if field == "" {
 		field, msg = validateHooks(s.Hooks)
+	}
+	if field == "" {
+		field, msg = validateModeRules(s)
 	}
 	if field == "" && s.Network.IdleTimeout != nil && (*s.Network.IdleTimeout < MinIdleTimeout || *s.Network.IdleTimeout > MaxIdleTimeout) {
 		field, msg = "network.idleTimeout", fmt.Sprintf("must be between %d and %d seconds", MinIdleTimeout, MaxIdleTimeout)

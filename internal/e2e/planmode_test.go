@@ -141,8 +141,8 @@ func TestPlanRejectionFeedbackReachesTheModel(t *testing.T) {
 			writePlan(fakemodel.Match{LastUser: "add a greeting"}),
 			exitPlan,
 			fakemodel.Reply{Name: "revise", When: fakemodel.Match{ToolResult: "also greet in French"},
-				ToolCalls: []fakemodel.ToolCall{{Name: "Bash", Input: map[string]any{"command": "echo hi > hello.txt"}}}},
-			fakemodel.Reply{Name: "stop", When: fakemodel.Match{ToolResult: "only read-only commands"}, Text: "I will revise the plan."},
+				ToolCalls: []fakemodel.ToolCall{{Name: "Write", Input: map[string]any{"file_path": "hello.txt", "content": "hi\n"}}}},
+			fakemodel.Reply{Name: "stop", When: fakemodel.Match{ToolResult: "Plan mode is on"}, Text: "I will revise the plan."},
 		)
 		s := w.start("--permission-mode", "plan")
 		s.say("add a greeting")

@@ -155,6 +155,9 @@ type Request struct {
 	Messages  []Message
 	Tools     []ToolSpec
 	MaxTokens int
+	// Effort asks the model to think harder or less (see Effort); the
+	// adapters send it only to models that support it.
+	Effort Effort
 }
 
 // Usage counts tokens of one response.

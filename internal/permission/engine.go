@@ -44,6 +44,9 @@ type Decision struct {
 	// like this one from now on ("yes, and don't ask again"), or "" when
 	// no rule fits that is as narrow as what the user is shown.
 	Suggest string
+	// SuggestModes are the modes the suggested rule is for (see
+	// Engine.AddAllowIn); none means every mode.
+	SuggestModes []Mode
 	// Sandbox says the command must run inside the OS sandbox: every
 	// command in plan mode and in read-only agents, and elsewhere every
 	// line judged read-only, whatever let it run (the mode, an allow rule,
@@ -120,7 +123,10 @@ type Engine struct {
 	allow []Rule
 	ask   []Rule
 	deny  []Rule
-	match matcher
+	// modeAllow are allow rules that count in some modes only (see
+	// rule_modes.go).
+	modeAllow []Rule
+	match     matcher
 	// canonRoot is the project root with symlinks resolved, once.
 	canonRoot string
 	// specs are the Bash rules' specifiers split into words, once.
@@ -166,6 +172,12 @@ func NewEngine(r Rules, root, home string) (*Engine, error) {
 		m := e.match
 		if set.Root != "" {
 			m.root = set.Root
+		}
+		if len(set.Modes) > 0 {
+			if err := e.addModeAllow(m, set); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		for _, list := range []struct {
 			dst   *[]Rule
@@ -249,7 +261,15 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	// shell line is parsed once, for every check and for confinement.
 	class := e.classify(a)
 	canon := canonicalAll(a.Paths)
-	d := e.confine(c, a, class, e.decide(c, a, canon, pathHints{}, class))
+	d := e.decide(c, a, canon, pathHints{}, class)
+	planConfine := e.planMayConfine(c, a, class)
+	if planConfine {
+		d = planConfined(d, a, class)
+	}
+	d = e.confine(c, a, class, d)
+	if planConfine {
+		d = e.planNetwork(c, class, d)
+	}
 	if d.Behavior == Ask && len(a.Paths) > 0 {
 		read := Access{Tool: "Read", Kind: KindRead, Paths: a.Paths}
 		d.Readable = e.decide(c, read, canon, pathHints{}, shellclass.Result{}).Behavior == Allow
@@ -377,7 +397,10 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		return hookDecision(c.Hook)
 	}
 	if c.Mode == ModePlan || c.ReadOnlyAgent {
-		if d, decided := readOnlyLimit(c, a, canon, class); decided {
+		// A line plan mode would refuse goes on to the rules when it can
+		// run confined instead (planask.go); Decide makes their answer
+		// plan mode's.
+		if d, decided := readOnlyLimit(c, a, canon, class); decided && !e.planMayConfine(c, a, class) {
 			return d
 		}
 	}
@@ -389,10 +412,18 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		if d, ok := e.execAsked(a, class); ok {
 			return e.suggest(d, a, class)
 		}
-		if c.Hook.Behavior == Allow && e.hookMayAllow(a, canon, class) {
+		// A line plan mode's limit let through to run confined is
+		// allowed unasked by a rule for plan mode alone, never by one
+		// written for modes where the command does its job.
+		planConfine := e.planMayConfine(c, a, class)
+		allow := e.allowIn(c.Mode)
+		if planConfine {
+			allow = e.scopedTo(ModePlan)
+		}
+		if c.Hook.Behavior == Allow && !planConfine && e.hookMayAllow(a, canon, class) {
 			return hookDecision(c.Hook)
 		}
-		if d, ok := e.execAllowed(a, class); ok {
+		if d, ok := e.execAllowed(a, class, allow); ok {
 			if why := e.writesWhatRuns(a, canon, class); why != "" && c.Mode != ModeBypass {
 				// A rule for a command is no yes for every file it may
 				// write: one that decides what runs needs its own.
@@ -408,7 +439,7 @@ func (e *Engine) decide(c Context, a Access, canon []string, h pathHints, class 
 		if c.Hook.Behavior == Allow && e.hookMayAllow(a, canon, class) {
 			return hookDecision(c.Hook)
 		}
-		if r, ok := e.match.allCovered(e.allow, a, it); ok {
+		if r, ok := e.match.allCovered(e.allowIn(c.Mode), a, it); ok {
 			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}
 		}
 	}

@@ -253,8 +253,8 @@ func (e *Engine) firstRestriction(a Access) (restriction, bool) {
 // may not do more than run them: a redirection to a file, an environment
 // change or commands the parse cannot show each need their own yes; and a
 // fetch no WebFetch rule allows keeps every command to its rules.
-func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool) {
-	for _, r := range e.allow {
+func (e *Engine) execAllowed(a Access, class shellclass.Result, allow []Rule) (Decision, bool) {
+	for _, r := range allow {
 		if applies(r, a) && anyCommand(r) {
 			return Decision{Behavior: Allow, Rule: "allow rule " + r.Text, Reason: "Allowed by the permission rule " + r.Text + "."}, true
 		}
@@ -262,11 +262,11 @@ func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool)
 	if len(class.Commands) == 0 || class.Opaque != "" || len(class.Writes) > 0 || len(class.Env) > 0 {
 		return Decision{}, false
 	}
-	_, fetchesOK := e.fetchesAllowed(class)
+	_, fetchesOK := fetchesAllowed(class, allow)
 	var first Rule
 	found := false
 	for _, c := range class.Commands {
-		r, ok := e.allowRuleFor(a, c)
+		r, ok := e.allowRuleFor(a, c, allow)
 		switch {
 		case ok:
 			if !found {
@@ -284,8 +284,8 @@ func (e *Engine) execAllowed(a Access, class shellclass.Result) (Decision, bool)
 }
 
 // allowRuleFor returns an allow rule that allows c as written.
-func (e *Engine) allowRuleFor(a Access, c shellclass.Command) (Rule, bool) {
-	for _, r := range e.allow {
+func (e *Engine) allowRuleFor(a Access, c shellclass.Command, allow []Rule) (Rule, bool) {
+	for _, r := range allow {
 		if applies(r, a) && !anyCommand(r) && allowMatches(e.spec(r), c) {
 			return r, true
 		}
@@ -293,12 +293,12 @@ func (e *Engine) allowRuleFor(a Access, c shellclass.Command) (Rule, bool) {
 	return Rule{}, false
 }
 
-// fetchesAllowed reports whether WebFetch allow rules cover every fetch
-// of a line, and names the first one they do not.
-func (e *Engine) fetchesAllowed(class shellclass.Result) (string, bool) {
+// fetchesAllowed reports whether the WebFetch rules among allow cover
+// every fetch of a line, and names the first one they do not.
+func fetchesAllowed(class shellclass.Result, allow []Rule) (string, bool) {
 	for _, f := range class.Fetches {
 		covered := false
-		for _, r := range e.allow {
+		for _, r := range allow {
 			if applies(r, webFetch) && (r.Specifier == "" || f.URL != "" && networkMatches(r.Specifier, f.URL)) {
 				covered = true
 				break
@@ -384,7 +384,7 @@ func (e *Engine) execDefault(class shellclass.Result) Decision {
 	if !class.ReadOnly {
 		return Decision{Behavior: Ask, Rule: "mode", Reason: "The command may change the system: " + class.Reason + "."}
 	}
-	if what, ok := e.fetchesAllowed(class); !ok {
+	if what, ok := fetchesAllowed(class, e.allow); !ok {
 		return Decision{Behavior: Ask, Rule: "mode", Reason: "The command fetches from the network (" + what + "), and no WebFetch rule allows that address."}
 	}
 	return Decision{Behavior: Allow, Rule: "read-only command", Reason: "The command only reads."}

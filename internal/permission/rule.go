@@ -36,6 +36,8 @@ type compiled struct {
 	url *urlSpec
 	// kind is what the rule's tool name stands for (see matcher.ruleKind).
 	kind Kind
+	// modes are the only modes an allow rule counts in; nil for all.
+	modes []Mode
 }
 
 // kind is the access kind the rule's tool name stands for, or -1 when the

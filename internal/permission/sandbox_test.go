@@ -63,7 +63,8 @@ func TestDecideSandbox(t *testing.T) {
 		{"plan read-only", have, plan, bash("git status"), Allow, true, ""},
 		{"plan allow rule still confined", have, plan, bash("git diff HEAD"), Allow, true, ""},
 		{"plan ask rule still confined after yes", have, plan, bash("git log -1"), Ask, true, ""},
-		{"plan writer refused", have, plan, bash("touch x"), Deny, false, "Plan mode"},
+		{"plan writer asked, confined after yes", have, plan, bash("touch x"), Ask, true, "read-only sandbox"},
+		{"plan writer refused without a sandbox", none, plan, bash("touch x"), Deny, false, "only read-only commands"},
 		{"explore read-only", have, explore, bash("grep -r x ."), Allow, true, ""},
 		{"explore under bypass still confined", have, exploreBypass, bash("ls"), Allow, true, ""},
 

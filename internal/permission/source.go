@@ -43,6 +43,9 @@ type RuleSet struct {
 	// when empty.
 	Root             string
 	Allow, Ask, Deny []string
+	// Modes, when set, makes the set's rules count in those modes only;
+	// such a set may hold allow rules alone (see rule_modes.go).
+	Modes []Mode
 }
 
 // where names a rule's origin in a message: the file, or the command line.

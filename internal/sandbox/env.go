@@ -23,6 +23,10 @@ func scratchEnv(env []string, scratch string) []string {
 		{"GOTMPDIR", scratch},
 		{"GOTELEMETRY", "off"},
 		{"GOPROXY", "off"},
+		// Rust: cargo check and friends build into the scratch
+		// directory, not the project's target/, and fetch nothing.
+		{"CARGO_TARGET_DIR", in("cargo-target")},
+		{"CARGO_NET_OFFLINE", "true"},
 		// git: no index refresh or other optional locks.
 		{"GIT_OPTIONAL_LOCKS", "0"},
 		// npm: its cache and debug logs in the scratch directory.

@@ -53,7 +53,30 @@ func buildParams(req llm.Request) sdk.MessageNewParams {
 		}
 	}
 	markTail(p.Messages)
+	if budget := thinkingBudget(req); budget > 0 {
+		// The budget comes out of max_tokens, which must exceed it:
+		// the answer keeps the room it had without thinking.
+		p.Thinking = sdk.ThinkingConfigParamOfEnabled(int64(budget))
+		p.MaxTokens += int64(budget)
+	}
 	return p
+}
+
+// thinkingBudget is the extended-thinking budget to send with req, or 0.
+// A model that does not think gets none, and neither does a request that
+// continues after tool results: the API then wants the thinking blocks
+// of the answer that called the tools sent back, which ponder does not
+// keep, so the model thinks at the start of each turn of the user's.
+func thinkingBudget(req llm.Request) int {
+	if !llm.SupportsThinking(req.Model) || len(req.Messages) == 0 {
+		return 0
+	}
+	for _, b := range req.Messages[len(req.Messages)-1].Content {
+		if b.Type == llm.BlockToolResult {
+			return 0
+		}
+	}
+	return req.Effort.ThinkingBudget()
 }
 
 func convertBlocks(in []llm.Block) []sdk.ContentBlockParamUnion {

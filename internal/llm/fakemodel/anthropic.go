@@ -22,6 +22,10 @@ type (
 		} `json:"tools"`
 		Stream    bool `json:"stream"`
 		MaxTokens int  `json:"max_tokens"`
+		Thinking  struct {
+			Type         string `json:"type"`
+			BudgetTokens int    `json:"budget_tokens"`
+		} `json:"thinking"`
 	}
 	anthMessage struct {
 		Role    string          `json:"role"`
@@ -87,6 +91,9 @@ func (anthropicWire) decode(x *exchange) error {
 	}
 	r := x.req
 	r.Model, r.Stream, r.MaxTokens = body.Model, body.Stream, body.MaxTokens
+	if body.Thinking.Type == "enabled" {
+		r.ThinkingBudget = body.Thinking.BudgetTokens
+	}
 	system, err := anthText(body.System)
 	if err != nil {
 		return fmt.Errorf("system: %w", err)

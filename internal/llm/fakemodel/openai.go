@@ -19,6 +19,7 @@ type (
 		Model               string      `json:"model"`
 		MaxTokens           int         `json:"max_tokens"`
 		MaxCompletionTokens int         `json:"max_completion_tokens"`
+		ReasoningEffort     string      `json:"reasoning_effort"`
 		Messages            []oaMessage `json:"messages"`
 		Tools               []struct {
 			Type     string `json:"type"`
@@ -116,6 +117,7 @@ func (openAIWire) decode(x *exchange) error {
 	}
 	r := x.req
 	r.Model, r.Stream, r.MaxTokens = body.Model, body.Stream, max(body.MaxCompletionTokens, body.MaxTokens)
+	r.ReasoningEffort = body.ReasoningEffort
 	x.includeUsage = body.StreamOptions.IncludeUsage
 	for _, t := range body.Tools {
 		name := t.Function.Name

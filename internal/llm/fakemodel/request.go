@@ -55,6 +55,13 @@ type Request struct {
 	// MaxTokens is the output bound the request set (max_tokens, or
 	// max_completion_tokens), 0 when none.
 	MaxTokens int
+	// ThinkingBudget is the extended-thinking budget of an Anthropic
+	// request ({"thinking": {"type": "enabled", "budget_tokens": N}}), 0
+	// when thinking is off.
+	ThinkingBudget int
+	// ReasoningEffort is an OpenAI request's reasoning_effort, "" when
+	// none.
+	ReasoningEffort string
 	// Reply is the label of the reply chosen (its name, or "#i" for the
 	// i-th reply counting from 0); empty when none matched.
 	Reply string

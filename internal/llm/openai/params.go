@@ -23,6 +23,9 @@ func buildParams(req llm.Request) sdk.ChatCompletionNewParams {
 	if req.MaxTokens > 0 {
 		p.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
 	}
+	if req.Effort != "" && llm.SupportsReasoningEffort(req.Model) {
+		p.ReasoningEffort = shared.ReasoningEffort(req.Effort)
+	}
 	if req.System != "" {
 		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
 	}
