@@ -47,7 +47,7 @@ func (e Effort) ThinkingBudget() int {
 // model not listed gets none: a request with an unsupported parameter
 // fails, where one without it merely thinks less.
 var (
-	thinkingModels  = []string{"claude-opus-4", "claude-sonnet-4", "claude-3-7-sonnet", "claude-haiku-4"}
+	thinkingModels  = []string{"claude-opus-5", "claude-sonnet-5", "claude-haiku-5", "claude-opus-4", "claude-sonnet-4", "claude-3-7-sonnet", "claude-haiku-4"}
 	reasoningModels = []string{"o1", "o3", "o4-mini", "gpt-5"}
 )
 
