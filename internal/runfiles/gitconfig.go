@@ -19,7 +19,11 @@ type Target struct {
 	// Skip names files in a Dir that run nothing and that git's own
 	// commands write (info/exclude, info/sparse-checkout).
 	Skip []string
-	Why  string
+	// Pointer says the file is no config but names a directory git
+	// reads (commondir, gitdir): any change of it counts, where a config
+	// change that runs nothing stands.
+	Pointer bool
+	Why     string
 }
 
 // gitInfoSkip are the files of a git directory's info/ that run nothing.
@@ -215,7 +219,7 @@ func gitValue(v string) string {
 func gitInternals(gitDir, common string) []Target {
 	const whyConfig = "git runs the programs its config names"
 	out := []Target{
-		{Path: filepath.Join(gitDir, "commondir"), Why: "it moves the config and hooks git reads to another directory"},
+		{Path: filepath.Join(gitDir, "commondir"), Pointer: true, Why: "it moves the config and hooks git reads to another directory"},
 		{Path: filepath.Join(gitDir, "config.worktree"), Why: whyConfig},
 		{Path: filepath.Join(common, "info"), Dir: true, Skip: gitInfoSkip, Why: "info/attributes picks the filter and diff programs git runs"},
 	}
@@ -226,14 +230,15 @@ func gitInternals(gitDir, common string) []Target {
 		out = append(out,
 			Target{Path: filepath.Join(m, "config"), Why: "git runs the programs a submodule's config names when you work in it"},
 			Target{Path: filepath.Join(m, "config.worktree"), Why: whyConfig},
-			Target{Path: filepath.Join(m, "commondir"), Why: "it moves the config and hooks git reads to another directory"},
+			Target{Path: filepath.Join(m, "commondir"), Pointer: true, Why: "it moves the config and hooks git reads to another directory"},
 			Target{Path: filepath.Join(m, "hooks"), Dir: true, Why: whyGitHooks},
 			Target{Path: filepath.Join(m, "info"), Dir: true, Skip: gitInfoSkip, Why: "info/attributes picks the filter and diff programs git runs"},
 		)
 	}
 	for _, w := range gitSubdirs(filepath.Join(common, "worktrees"), 1) {
 		for _, name := range []string{"config", "config.worktree", "commondir", "gitdir"} {
-			out = append(out, Target{Path: filepath.Join(w, name), Why: "git reads it for the linked worktree, and it decides which config and hooks run there"})
+			out = append(out, Target{Path: filepath.Join(w, name), Pointer: name == "commondir" || name == "gitdir",
+				Why: "git reads it for the linked worktree, and it decides which config and hooks run there"})
 		}
 	}
 	return out

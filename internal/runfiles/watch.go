@@ -101,7 +101,7 @@ func Watch(roots []string, home, configDir string) Watched {
 				continue
 			}
 			file(t.Path)
-			if !slices.Contains(w.GitConfig, filepath.Clean(t.Path)) {
+			if !t.Pointer && !slices.Contains(w.GitConfig, filepath.Clean(t.Path)) {
 				w.GitConfig = append(w.GitConfig, filepath.Clean(t.Path))
 			}
 		}
