@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
 )
@@ -49,9 +50,9 @@ func TestAllowedCommandNewRootRunFilesAndGitInternals(t *testing.T) {
 	})
 }
 
-// A command started in the background writes run files after the call
-// that started it returned (and was compared): they are put back when it
-// ends, before the session is over.
+// A command started in the background writes run files after every
+// call of the session was compared (the model's last reply waits until
+// it has): they are put back when it ends, before the session is over.
 func TestBackgroundCommandPlantIsPutBackWhenItEnds(t *testing.T) {
 	w := newWorld(t, "anthropic")
 	w.git("init", "-q")
@@ -64,17 +65,28 @@ func TestBackgroundCommandPlantIsPutBackWhenItEnds(t *testing.T) {
 		"echo planted > .npmrc",
 		"echo done > bg-done.txt",
 	}, "\n")+"\n")
-	wait := w.write("wait.sh", "#!/bin/sh\ntouch go.flag\nwhile [ ! -f bg-done.txt ]; do sleep 0.02; done\n")
 	os.Chmod(bg, 0o755)
-	os.Chmod(wait, 0o755)
-	w.userSettings(`{"permissions":{"allow":["Bash(./bg.sh)","Bash(./wait.sh)"]}}`)
+	w.userSettings(`{"permissions":{"allow":["Bash(./bg.sh)","Bash(touch go.flag)"]}}`)
+	bgDone := filepath.Join(w.dir, "bg-done.txt")
 	w.srv.Add(fakemodel.Reply{Name: "start", When: fakemodel.Match{LastUser: "start"},
 		ToolCalls: []fakemodel.ToolCall{{Name: "Bash", Input: map[string]any{"command": "./bg.sh", "run_in_background": true}}}})
 	w.srv.Add(fakemodel.Reply{Name: "then", When: fakemodel.Match{Func: func(r *fakemodel.Request) bool {
 		return len(r.LastUser().ToolResults) == 1 && strings.Contains(r.LastUser().ToolResults[0].Content, "background")
-	}}, ToolCalls: []fakemodel.ToolCall{bashCall("./wait.sh")}})
+	}}, ToolCalls: []fakemodel.ToolCall{bashCall("touch go.flag")}})
 	w.srv.Add(fakemodel.Reply{Name: "end", When: fakemodel.Match{Func: func(r *fakemodel.Request) bool {
-		return len(r.LastUser().ToolResults) == 1 && !strings.Contains(r.LastUser().ToolResults[0].Content, "background")
+		if len(r.LastUser().ToolResults) != 1 || strings.Contains(r.LastUser().ToolResults[0].Content, "background") {
+			return false
+		}
+		// The last reply waits for the background command's writes,
+		// which thus come after every call's comparison.
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := os.Stat(bgDone); err == nil {
+				return true
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return true
 	}}, Text: "done"})
 	w.mustRun(0, "", "-p", "start")
 	if w.read("bg-done.txt") != "done\n" {
