@@ -8,9 +8,10 @@ import (
 
 // ConfigRecords are the entries of ponder's config directory that ponder
 // itself appends to while it works (transcripts, file history, to-do
-// lists, plans, team mailboxes and logs). Everything else there
+// lists, plans, team mailboxes and logs, the records of the processes its
+// commands started). Everything else there
 // (settings.json, trust.json, agents, commands, skills) decides what runs.
-var ConfigRecords = []string{"projects", "file-history", "todos", "plans", "teams"}
+var ConfigRecords = []string{"projects", "file-history", "todos", "plans", "teams", "procs"}
 
 // Path is one concrete path to hold read-only.
 type Path struct {
