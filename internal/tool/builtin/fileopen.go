@@ -133,18 +133,8 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // the changed copy, in memory.
 const editMaxBytes = 256 << 20
 
-// readWhole reads a regular file whole through openForReading, failing
-// when it holds more than limit bytes.
-func readWhole(path string, limit int64) ([]byte, error) {
-	f, err := openForReading(path)
-	if err != nil {
-		return nil, err
-	}
-	return readAllOf(f, path, limit)
-}
-
-// readDecided is readWhole of a decided canonical path, through
-// openDecided.
+// readDecided reads a regular file whole, at the decided canonical path
+// (openDecided), failing when it holds more than limit bytes.
 func readDecided(canon string, limit int64) ([]byte, error) {
 	f, err := openDecided(canon)
 	if err != nil {
