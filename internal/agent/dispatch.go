@@ -14,6 +14,7 @@ import (
 	"github.com/ponder-agent/ponder/event"
 	"github.com/ponder-agent/ponder/internal/llm"
 	"github.com/ponder-agent/ponder/internal/permission"
+	"github.com/ponder-agent/ponder/internal/runguard"
 	"github.com/ponder-agent/ponder/internal/session"
 	"github.com/ponder-agent/ponder/internal/tool"
 )
@@ -175,7 +176,13 @@ func (a *Agent) runOne(ctx context.Context, use llm.Block) (res tool.Result) {
 	}
 	a.cfg.Emit(event.ToolStarted{AgentID: a.cfg.ID, ID: use.ID, Name: use.Name, Input: use.Input})
 	runCtx := tool.WithGate(tool.WithCallID(ctx, use.ID), &tool.Gate{Engine: a.cfg.Perm, Context: pc, Tool: t.Name(), Kind: t.Kind()})
-	out := a.guarded(use, pc, asked, func() tool.Result { return call.Run(tool.WithConfinement(runCtx, confine)) })
+	out := a.guarded(use, pc, asked, access, func(onEnd func()) tool.Result {
+		ctx := tool.WithConfinement(runCtx, confine)
+		if onEnd != nil {
+			ctx = tool.WithBackgroundEnd(ctx, onEnd)
+		}
+		return call.Run(ctx)
+	})
 	if a.cfg.Plan != nil && a.cfg.ID == "" {
 		a.cfg.Plan.Observe(access)
 	}
@@ -354,27 +361,49 @@ func excerpt(s string, n int) string {
 // guarded runs a call under the session's guard of the files that make
 // something run later (see runguard): unless the user approved this very call (or
 // chose bypass mode), what it changed of them is put back and the model
-// and the user are told.
-func (a *Agent) guarded(use llm.Block, pc permission.Context, asked bool, run func() tool.Result) tool.Result {
+// and the user are told. Around a file tool only the files every call
+// is held to are compared; around a command (which writes what its words
+// do not name) the whole table is. A command left running in the
+// background is compared again when it ends (or the session stops it):
+// what it wrote after the call returned is put back then.
+func (a *Agent) guarded(use llm.Block, pc permission.Context, asked bool, access permission.Access, run func(onEnd func()) tool.Result) tool.Result {
 	g := a.cfg.Guard
 	if g == nil || pc.Mode == permission.ModeBypass {
-		return run()
+		return run(nil)
 	}
 	if asked {
 		defer g.Approved()()
-		return run()
+		return run(nil)
 	}
-	snap := g.Take()
-	out := run()
-	for _, c := range snap.Restore() {
-		msg := fmt.Sprintf("%s changed %s, which makes something run later (ponder's settings, trust answers, commands, agents or skills, another agent's settings, git's config or hooks, editor or dev-container settings); changing it needs the user's own yes, so ", use.Name, c.Path)
-		if c.Err != nil {
-			msg += fmt.Sprintf("ponder tried to put it back, and could not: %v.", c.Err)
-		} else {
-			msg += "ponder put it back."
+	var snap runguard.Snapshot
+	if access.Kind == permission.KindWrite || access.Kind == permission.KindRead {
+		snap = g.TakeTool()
+	} else {
+		snap = g.Take()
+	}
+	var onEnd func()
+	if access.Background {
+		onEnd = func() {
+			for _, c := range snap.Restore() {
+				a.cfg.Emit(event.Notice{Level: "warning", Text: guardMessage(use.Name+" (in the background)", c)})
+			}
 		}
+	}
+	out := run(onEnd)
+	for _, c := range snap.Restore() {
+		msg := guardMessage(use.Name, c)
 		a.cfg.Emit(event.Notice{Level: "warning", Text: msg})
 		out.Content = strings.TrimRight(out.Content, "\n") + "\n\n" + msg
 	}
 	return out
+}
+
+// guardMessage tells what the guard did about the change c that the
+// call named did.
+func guardMessage(name string, c runguard.Change) string {
+	msg := fmt.Sprintf("%s changed %s, which makes something run later (ponder's settings, trust answers, commands, agents or skills, another agent's settings or instructions, git's config or hooks, editor, build-tool or dev-container settings); changing it needs the user's own yes, so ", name, c.Path)
+	if c.Err != nil {
+		return msg + fmt.Sprintf("ponder tried to put it back, and could not: %v.", c.Err)
+	}
+	return msg + "ponder put it back."
 }

@@ -47,8 +47,14 @@ func describeRunFiles(dir, configDir string) RunFiles {
 	}
 	w := runfiles.Watch([]string{dir}, home, configDir)
 	for _, t := range w.Trees {
+		if _, err := os.Lstat(t.Path); err != nil {
+			continue // watched for appearing, but nothing to show
+		}
 		line := t.Path + "/ (every file"
-		if t.Depth == 1 {
+		switch {
+		case t.Match != nil:
+			line = t.Path + "/ (the files directly in it named like a row of the table"
+		case t.Depth == 1:
 			line = t.Path + "/ (the files directly in it"
 		}
 		if len(t.Skip) > 0 {
@@ -56,6 +62,10 @@ func describeRunFiles(dir, configDir string) RunFiles {
 		}
 		r.Guarded = append(r.Guarded, line+")")
 	}
-	r.Guarded = append(r.Guarded, w.Files...)
+	for _, f := range w.Files {
+		if _, err := os.Lstat(f); err == nil {
+			r.Guarded = append(r.Guarded, f)
+		}
+	}
 	return r
 }

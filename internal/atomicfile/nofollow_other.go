@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
 	"os"
 )
@@ -21,4 +22,13 @@ func ReadNoFollow(path string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
+}
+
+// ErrLinkOnTheWay is the error of a NoFollow function that met a symbolic
+// link where it follows none.
+var ErrLinkOnTheWay = errors.New("a symbolic link is on the way, and none is followed here")
+
+// OpenNoFollow opens path with flags; here links are not refused.
+func OpenNoFollow(path string, flags int) (*os.File, error) {
+	return os.OpenFile(path, flags, 0)
 }

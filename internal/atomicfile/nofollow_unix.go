@@ -28,24 +28,30 @@ import (
 
 // WriteNoFollow replaces path with data, as Write does, except that no
 // symbolic link is followed anywhere in path: a link in a directory on
-// the way is an error, and a link at path itself is replaced. An existing
-// regular file keeps its permission bits; perm applies to a new one.
+// the way is an error, and a link at path itself is replaced. Missing
+// directories on the way are made (0755), each relative to the one
+// opened before it. An existing regular file keeps its permission bits
+// and, where ponder may give it, its owner; perm applies to a new one.
 func WriteNoFollow(path string, data []byte, perm os.FileMode) (err error) {
 	dir, base := filepath.Split(filepath.Clean(path))
 	if base == "" || base == "." || base == ".." {
 		return fmt.Errorf("%s names no file", path)
 	}
-	dirfd, err := openDirNoFollow(dir)
+	dirfd, err := openDirNoFollow(dir, true)
 	if err != nil {
-		return &fs.PathError{Op: "write", Path: path, Err: err}
+		return &fs.PathError{Op: "write", Path: path, Err: linkError(err)}
 	}
 	defer unix.Close(dirfd)
 	var st unix.Stat_t
+	owner := [2]int{-1, -1}
 	switch err := unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW); {
 	case err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR:
 		return fmt.Errorf("%s is a directory", path)
 	case err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG:
 		perm = os.FileMode(st.Mode & 0o777)
+		if int(st.Uid) != os.Geteuid() || int(st.Gid) != os.Getegid() {
+			owner = [2]int{int(st.Uid), int(st.Gid)}
+		}
 	case err != nil && !errors.Is(err, unix.ENOENT):
 		return &fs.PathError{Op: "write", Path: path, Err: err}
 	}
@@ -79,6 +85,9 @@ func WriteNoFollow(path string, data []byte, perm os.FileMode) (err error) {
 	if _, err := f.Write(data); err != nil {
 		return &fs.PathError{Op: "write", Path: path, Err: errors.Unwrap(err)}
 	}
+	if owner[0] >= 0 {
+		_ = f.Chown(owner[0], owner[1]) // only a privileged process can
+	}
 	if err := f.Chmod(perm); err != nil {
 		return &fs.PathError{Op: "write", Path: path, Err: errors.Unwrap(err)}
 	}
@@ -106,9 +115,9 @@ func WriteNoFollow(path string, data []byte, perm os.FileMode) (err error) {
 // is a regular file.
 func ReadNoFollow(path string, limit int64) ([]byte, error) {
 	dir, base := filepath.Split(filepath.Clean(path))
-	dirfd, err := openDirNoFollow(dir)
+	dirfd, err := openDirNoFollow(dir, false)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: linkError(err)}
 	}
 	defer unix.Close(dirfd)
 	fd, err := unix.Openat(dirfd, base, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
@@ -137,26 +146,84 @@ func ReadNoFollow(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// ErrLinkOnTheWay is the error (under a *fs.PathError) of a NoFollow
+// function that met a symbolic link where it follows none.
+var ErrLinkOnTheWay = errors.New("a symbolic link is on the way, and none is followed here")
+
+// linkError names the errno a refused link gives (ELOOP, or ENOTDIR for
+// a link where a directory was expected) in words.
+func linkError(err error) error {
+	if errors.Is(err, unix.ELOOP) {
+		return ErrLinkOnTheWay
+	}
+	return err
+}
+
+// OpenNoFollow opens the absolute path with flags (O_CLOEXEC is added)
+// without following a symbolic link anywhere in it, the last element
+// included: through openat2 with RESOLVE_NO_SYMLINKS where the kernel has
+// it, else one directory at a time with O_NOFOLLOW. A link on the way is
+// an error wrapping ErrLinkOnTheWay. The tools open the canonical path
+// the permission decision judged this way, so that a link put on the way
+// after the decision cannot send them elsewhere.
+func OpenNoFollow(path string, flags int) (*os.File, error) {
+	path = filepath.Clean(path)
+	if !filepath.IsAbs(path) {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("not an absolute path")}
+	}
+	fd, err := openat2NoSymlinks(path, flags)
+	if errors.Is(err, unix.ENOSYS) {
+		dir, base := filepath.Split(path)
+		var dirfd int
+		if dirfd, err = openDirNoFollow(dir, false); err == nil {
+			fd, err = openatRetry(dirfd, base, flags|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+			unix.Close(dirfd)
+		}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: linkError(err)}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// openatRetry is openat, tried again when a signal interrupts it.
+func openatRetry(dirfd int, name string, flags int) (int, error) {
+	for {
+		fd, err := unix.Openat(dirfd, name, flags, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
 // openDirNoFollow opens the absolute directory dir without following a
 // symbolic link anywhere in it: through openat2 where the kernel has it,
-// else one element at a time with O_NOFOLLOW.
-func openDirNoFollow(dir string) (int, error) {
+// else one element at a time with O_NOFOLLOW. With create, missing
+// directories are made on the way, each relative to its parent's
+// descriptor.
+func openDirNoFollow(dir string, create bool) (int, error) {
 	dir = filepath.Clean(dir)
 	if !filepath.IsAbs(dir) {
 		return -1, fmt.Errorf("%s is not an absolute path", dir)
 	}
-	if fd, err := openat2NoSymlinks(dir); !errors.Is(err, unix.ENOSYS) {
+	fd, err := openat2NoSymlinks(dir, unix.O_RDONLY|unix.O_DIRECTORY)
+	if !errors.Is(err, unix.ENOSYS) && !(create && errors.Is(err, unix.ENOENT)) {
 		return fd, err
 	}
-	fd, err := unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
+	if fd, err = unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
 		return -1, err
 	}
 	for _, el := range strings.Split(strings.TrimPrefix(dir, "/"), "/") {
 		if el == "" {
 			continue
 		}
-		next, err := unix.Openat(fd, el, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		next, err := openatRetry(fd, el, flags)
+		if create && errors.Is(err, unix.ENOENT) {
+			if err = unix.Mkdirat(fd, el, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
+				next, err = openatRetry(fd, el, flags)
+			}
+		}
 		unix.Close(fd)
 		if err != nil {
 			return -1, err

@@ -128,3 +128,35 @@ func TestReadNoFollow(t *testing.T) {
 		t.Fatal("reading a named pipe blocked")
 	}
 }
+
+// OpenNoFollow refuses a link anywhere in the path, the last element
+// included, and WriteNoFollow makes missing directories without
+// following a link put among them.
+func TestOpenNoFollowAndMissingDirs(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "key"), []byte("secret"), 0o600)
+	os.Symlink(outside, filepath.Join(dir, "via"))
+	os.Symlink(filepath.Join(outside, "key"), filepath.Join(dir, "key"))
+	for _, p := range []string{filepath.Join(dir, "via", "key"), filepath.Join(dir, "key")} {
+		if f, err := OpenNoFollow(p, os.O_RDONLY); err == nil {
+			f.Close()
+			t.Errorf("OpenNoFollow(%s) opened through a link", p)
+		} else if !strings.Contains(err.Error(), ErrLinkOnTheWay.Error()) {
+			t.Errorf("OpenNoFollow(%s): %v, want the link named", p, err)
+		}
+	}
+	if err := WriteNoFollow(filepath.Join(dir, "via", "new", "f"), []byte("x"), 0o644); err == nil {
+		t.Error("WriteNoFollow wrote below a link")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "new")); err == nil {
+		t.Error("a directory was made through a link")
+	}
+	p := filepath.Join(dir, "a", "b", "f")
+	if err := WriteNoFollow(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "x" {
+		t.Errorf("content %q", data)
+	}
+}

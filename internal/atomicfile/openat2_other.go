@@ -5,4 +5,4 @@ package atomicfile
 import "golang.org/x/sys/unix"
 
 // openat2NoSymlinks reports ENOSYS: only Linux has openat2.
-func openat2NoSymlinks(string) (int, error) { return -1, unix.ENOSYS }
+func openat2NoSymlinks(string, int) (int, error) { return -1, unix.ENOSYS }

@@ -52,6 +52,12 @@ type Access struct {
 	Kind Kind
 	// Paths are the files a read or write touches, absolute.
 	Paths []string
+	// Canon, when it has one entry per path, holds the canonical forms
+	// (Canonical) the tool resolved once and will open itself, following
+	// no symbolic link: Decide judges these very paths instead of
+	// resolving Paths again, so that a link swapped in after the
+	// decision cannot send the tool to a file that was never judged.
+	Canon []string
 	// Command is the shell command of an exec.
 	Command string
 	// Dir is the directory an exec starts in, against which the relative

@@ -3,6 +3,7 @@ package permission
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -260,7 +261,7 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	// both forms), the plan-file check and the accept-edits check; a
 	// shell line is parsed once, for every check and for confinement.
 	class := e.classify(a)
-	canon := canonicalAll(a.Paths)
+	canon := a.canonical()
 	d := e.decide(c, a, canon, pathHints{}, class)
 	planConfine := e.planMayConfine(c, a, class)
 	if planConfine {
@@ -480,6 +481,15 @@ func (e *Engine) modeDefault(c Context, a Access, canon []string, class shellcla
 		}
 	}
 	return Decision{Behavior: Ask, Rule: "mode", Reason: a.Tool + " needs approval."}
+}
+
+// canonical is the canonical form of every path of a: the one the tool
+// resolved (Canon) when it gave one per path, else resolved now.
+func (a Access) canonical() []string {
+	if len(a.Canon) == len(a.Paths) && len(a.Paths) > 0 {
+		return slices.Clone(a.Canon)
+	}
+	return canonicalAll(a.Paths)
 }
 
 func canonicalAll(paths []string) []string {

@@ -16,8 +16,18 @@ type Target struct {
 	Path string
 	// Dir says that the files in it count, not the path itself.
 	Dir bool
-	Why string
+	// Skip names files in a Dir that run nothing and that git's own
+	// commands write (info/exclude, info/sparse-checkout).
+	Skip []string
+	// Pointer says the file is no config but names a directory git
+	// reads (commondir, gitdir): any change of it counts, where a config
+	// change that runs nothing stands.
+	Pointer bool
+	Why     string
 }
+
+// gitInfoSkip are the files of a git directory's info/ that run nothing.
+var gitInfoSkip = []string{"exclude", "sparse-checkout", "refs", "packs"}
 
 // maxConfigBytes bounds what is read of one git config file.
 const maxConfigBytes = 1 << 20
@@ -44,9 +54,7 @@ func GitTargets(root, home string) []Target {
 		{Path: filepath.Join(common, "hooks"), Dir: true, Why: whyGitHooks},
 	}
 	configs := []string{filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree")}
-	if _, err := os.Lstat(configs[1]); err == nil {
-		out = append(out, Target{Path: configs[1], Why: "git runs the programs its config names"})
-	}
+	out = append(out, gitInternals(gitDir, common)...)
 	if home != "" {
 		xdg := os.Getenv("XDG_CONFIG_HOME")
 		if xdg == "" {
@@ -198,4 +206,69 @@ func gitValue(v string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// gitInternals are the other files of the git directory that decide what
+// git runs, watched whether or not they exist: commondir (which moves
+// the config and hooks git reads elsewhere), config.worktree, info/
+// (info/attributes picks filter programs), and in each submodule's and
+// linked worktree's git directory that exists now its config, hooks,
+// commondir and gitdir. A submodule or worktree git directory made during
+// a call is left alone: git submodule update and git worktree add make
+// them in the ordinary course.
+func gitInternals(gitDir, common string) []Target {
+	const whyConfig = "git runs the programs its config names"
+	out := []Target{
+		{Path: filepath.Join(gitDir, "commondir"), Pointer: true, Why: "it moves the config and hooks git reads to another directory"},
+		{Path: filepath.Join(gitDir, "config.worktree"), Why: whyConfig},
+		{Path: filepath.Join(common, "info"), Dir: true, Skip: gitInfoSkip, Why: "info/attributes picks the filter and diff programs git runs"},
+	}
+	if gitDir != common {
+		out = append(out, Target{Path: filepath.Join(common, "config.worktree"), Why: whyConfig})
+	}
+	for _, m := range gitSubdirs(filepath.Join(common, "modules"), 3) {
+		out = append(out,
+			Target{Path: filepath.Join(m, "config"), Why: "git runs the programs a submodule's config names when you work in it"},
+			Target{Path: filepath.Join(m, "config.worktree"), Why: whyConfig},
+			Target{Path: filepath.Join(m, "commondir"), Pointer: true, Why: "it moves the config and hooks git reads to another directory"},
+			Target{Path: filepath.Join(m, "hooks"), Dir: true, Why: whyGitHooks},
+			Target{Path: filepath.Join(m, "info"), Dir: true, Skip: gitInfoSkip, Why: "info/attributes picks the filter and diff programs git runs"},
+		)
+	}
+	for _, w := range gitSubdirs(filepath.Join(common, "worktrees"), 1) {
+		for _, name := range []string{"config", "config.worktree", "commondir", "gitdir"} {
+			out = append(out, Target{Path: filepath.Join(w, name), Pointer: name == "commondir" || name == "gitdir",
+				Why: "git reads it for the linked worktree, and it decides which config and hooks run there"})
+		}
+	}
+	return out
+}
+
+// gitSubdirs lists the git directories below dir (.git/modules or
+// .git/worktrees): each entry that is a directory, and for modules,
+// nested submodules' (name/modules/name) up to depth levels.
+func gitSubdirs(dir string, depth int) []string {
+	if depth <= 0 {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || len(out) >= 200 {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if _, err := os.Lstat(filepath.Join(p, "HEAD")); err != nil {
+			// A submodule named a/b keeps its git directory at
+			// modules/a/b: look one level down.
+			out = append(out, gitSubdirs(p, depth-1)...)
+			continue
+		}
+		out = append(out, p)
+		out = append(out, gitSubdirs(filepath.Join(p, "modules"), depth-1)...)
+	}
+	return out
 }

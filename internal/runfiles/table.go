@@ -25,7 +25,11 @@ var claudeRecords = []string{"projects", "todos", "shell-snapshots", "statsig", 
 // edited as ordinary work (package.json, pyproject.toml, Cargo.toml,
 // build.gradle, pom.xml, go.mod) are deliberately absent: editing them is
 // what accept-edits is for, and the sandbox, not this table, holds what
-// the builds they describe may write.
+// the builds they describe may write. The side files of tools, which
+// configure how a tool starts rather than what a project builds
+// (pytest.ini, setup.cfg, .coveragerc, gradle.properties, compose
+// overrides), are rows: nobody expects changing them to be a code edit,
+// and they load plugins and agents whenever the tool runs.
 var table = []Entry{
 	// Agent settings.
 	{Pattern: ".ponder", Tree: true, Category: AgentSettings, Why: "ponder's own settings, agents, commands, skills and rules for this project", Watch: true, Records: ConfigRecords},
@@ -36,6 +40,9 @@ var table = []Entry{
 	{Pattern: ".mcp.json", Category: AgentSettings, Why: "it names MCP servers, which are programs an agent starts", Watch: true},
 	{Pattern: "AGENTS.md", Category: AgentSettings, Why: "ponder gives it to the model as instructions at every start"},
 	{Pattern: "CLAUDE.md", Category: AgentSettings, Why: "ponder gives it to the model as instructions at every start"},
+	{Pattern: "CLAUDE.local.md", Category: AgentSettings, Why: "an agent gives it to the model as instructions at every start"},
+	{Pattern: "AGENTS.override.md", Category: AgentSettings, Why: "an agent gives it to the model as instructions at every start, in place of AGENTS.md"},
+	{Pattern: "GEMINI.md", Category: AgentSettings, Why: "an agent gives it to the model as instructions at every start"},
 
 	// Version control hooks and config.
 	{Pattern: ".git", Tree: true, Category: VCS, Why: "git runs the programs its config and hooks name, even for read-only commands such as git status", Written: true},
@@ -96,6 +103,9 @@ var table = []Entry{
 	{Pattern: "docker-compose.yml", Category: DevContainer, Why: "an allowed docker compose runs the containers it describes, with the host's files it mounts"},
 	{Pattern: "docker-compose.yaml", Category: DevContainer, Why: "an allowed docker compose runs the containers it describes, with the host's files it mounts"},
 	{Pattern: "docker-compose.*.yml", Category: DevContainer, Why: "docker compose merges it into the containers it runs"},
+	{Pattern: "docker-compose.*.yaml", Category: DevContainer, Why: "docker compose merges it into the containers it runs"},
+	{Pattern: "compose.*.yaml", Category: DevContainer, Why: "docker compose merges it (compose.override.yaml without being asked) into the containers it runs"},
+	{Pattern: "compose.*.yml", Category: DevContainer, Why: "docker compose merges it (compose.override.yml without being asked) into the containers it runs"},
 	{Pattern: ".envrc", Category: DevContainer, Why: "direnv runs it when a shell enters the directory", Watch: true},
 	{Pattern: ".direnv", Tree: true, Category: DevContainer, Why: "direnv loads the environments it caches there"},
 	{Pattern: ".env", Category: DevContainer, Why: "tools such as pipenv and docker compose load it into the environment of the commands they run, and it usually holds secrets"},
@@ -161,6 +171,7 @@ var table = []Entry{
 	{Pattern: "tox.ini", Category: TaskRunner, Why: whyTasks},
 	{Pattern: "Earthfile", Category: TaskRunner, Why: whyTasks},
 	{Pattern: "Procfile", Category: TaskRunner, Why: "process managers start the commands it lists"},
+	{Pattern: "Procfile.*", Category: TaskRunner, Why: "process managers start the commands it lists (foreman start -f Procfile.dev)"},
 	{Pattern: "Tiltfile", Category: TaskRunner, Why: whyTasks},
 
 	// CI definitions.
@@ -207,6 +218,13 @@ var table = []Entry{
 	{Pattern: "sitecustomize.py", Category: StartUp, Why: "python imports it at every start"},
 	{Pattern: "usercustomize.py", Category: StartUp, Why: "python imports it at every start"},
 	{Pattern: "conftest.py", Category: StartUp, Why: "pytest imports it before any test, even for a single test file"},
+	{Pattern: "pytest.ini", Category: StartUp, Why: "pytest reads it at start, and its addopts (-p) and required_plugins load code"},
+	{Pattern: ".pytest.ini", Category: StartUp, Why: "pytest reads it at start, and its addopts (-p) and required_plugins load code"},
+	{Pattern: "pytest.toml", Category: StartUp, Why: "pytest reads it at start, and its addopts (-p) and required_plugins load code"},
+	{Pattern: ".pytest.toml", Category: StartUp, Why: "pytest reads it at start, and its addopts (-p) and required_plugins load code"},
+	{Pattern: "setup.cfg", Category: StartUp, Why: "pytest, flake8 and other tools read it at start, and their options load plugins (pytest's addopts -p)"},
+	{Pattern: ".coveragerc", Category: StartUp, Why: "coverage imports the plugins it lists whenever tests run under it"},
+	{Pattern: "gradle.properties", Category: StartUp, Why: "gradle starts its JVM with the options it sets (org.gradle.jvmargs -javaagent loads code)"},
 	{Pattern: "pip.conf", Category: StartUp, Why: "pip reads the index and options every install uses from it"},
 	{Pattern: "pip.ini", Category: StartUp, Why: "pip reads the index and options every install uses from it"},
 	{Pattern: ".bundle/config", Category: StartUp, Why: "bundler reads the paths and options every bundle command uses from it"},

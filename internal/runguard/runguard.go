@@ -49,6 +49,10 @@ type Tree struct {
 	// Depth is how many levels are walked; 1 means the entries of Path
 	// only.
 	Depth int
+	// Match, when set, picks the entries directly below Path that are
+	// watched (a name pattern of the project root, such as lefthook.*);
+	// the others are left alone, neither compared nor walked.
+	Match func(name string) bool
 }
 
 // Guard watches a fixed list of files and a few trees. One guard serves
@@ -101,6 +105,10 @@ type Set struct {
 	// Paths are single files, absolute.
 	Paths []string
 	Trees []Tree
+	// CommandPaths and CommandTrees are watched only around commands
+	// (Take, not TakeTool).
+	CommandPaths []string
+	CommandTrees []Tree
 	// Inert, by path, lets a change stand when it says the change runs
 	// nothing (git's config, which git push -u and git remote add write
 	// in the ordinary course).
@@ -108,7 +116,12 @@ type Set struct {
 }
 
 func (s Set) with(o Set) Set {
-	out := Set{Paths: append(append([]string(nil), s.Paths...), o.Paths...), Trees: append(append([]Tree(nil), s.Trees...), o.Trees...)}
+	out := Set{
+		Paths:        append(append([]string(nil), s.Paths...), o.Paths...),
+		Trees:        append(append([]Tree(nil), s.Trees...), o.Trees...),
+		CommandPaths: append(append([]string(nil), s.CommandPaths...), o.CommandPaths...),
+		CommandTrees: append(append([]Tree(nil), s.CommandTrees...), o.CommandTrees...),
+	}
 	if len(s.Inert)+len(o.Inert) > 0 {
 		out.Inert = map[string]func(before, after []byte) bool{}
 		for _, m := range []map[string]func(before, after []byte) bool{s.Inert, o.Inert} {

@@ -73,9 +73,12 @@ func BenchmarkGuardedCallTrees(b *testing.B) {
 	}
 	g := New().WithSource(func() Set {
 		w := runfiles.Watch([]string{dir}, home, cfg)
-		set := Set{Paths: w.Files}
+		set := Set{Paths: w.Files, CommandPaths: w.CommandFiles}
 		for _, t := range w.Trees {
-			set.Trees = append(set.Trees, Tree{Path: t.Path, Skip: t.Skip, Depth: t.Depth})
+			set.Trees = append(set.Trees, Tree{Path: t.Path, Skip: t.Skip, Depth: t.Depth, Match: t.Match})
+		}
+		for _, t := range w.CommandTrees {
+			set.CommandTrees = append(set.CommandTrees, Tree{Path: t.Path, Skip: t.Skip, Depth: t.Depth, Match: t.Match})
 		}
 		return set
 	})

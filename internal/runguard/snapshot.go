@@ -69,8 +69,16 @@ type Snapshot struct {
 	roots []root           // by tree
 }
 
-// Take records the files as they are now.
-func (g *Guard) Take() Snapshot {
+// Take records the files as they are now, all of them: around a command
+// (Bash, an external tool), which may write any file.
+func (g *Guard) Take() Snapshot { return g.take(true) }
+
+// TakeTool is Take without the files watched only around commands
+// (Set.CommandPaths, Set.CommandTrees): around a file tool, which writes
+// only the file the user's rules or answer let it.
+func (g *Guard) TakeTool() Snapshot { return g.take(false) }
+
+func (g *Guard) take(commands bool) Snapshot {
 	if g == nil {
 		return Snapshot{}
 	}
@@ -81,6 +89,11 @@ func (g *Guard) Take() Snapshot {
 	if g.source != nil {
 		s.set = s.set.with(g.source())
 	}
+	if commands {
+		s.set.Paths = append(s.set.Paths, s.set.CommandPaths...)
+		s.set.Trees = append(s.set.Trees, s.set.CommandTrees...)
+	}
+	s.set.CommandPaths, s.set.CommandTrees = nil, nil
 	parents := parentLinks{}
 	add := func(p string) {
 		if _, ok := s.files[p]; !ok {
@@ -147,7 +160,7 @@ func walk(t Tree, limit int, deeper func(dir string) bool) listing {
 				return false
 			}
 			name := e.Name()
-			if level == 1 && slices.Contains(t.Skip, name) {
+			if level == 1 && (slices.Contains(t.Skip, name) || (t.Match != nil && !t.Match(name))) {
 				continue
 			}
 			p := filepath.Join(dir, name)

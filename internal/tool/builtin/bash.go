@@ -135,7 +135,7 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 		c.changes.RanCommand(c.command)
 	}
 	if c.background {
-		return c.runInBackground(confine)
+		return c.runInBackground(confine, tool.BackgroundEnd(ctx))
 	}
 	out := newCappedOutput(bashMaxOutput)
 	r, err := c.start(confine, out)

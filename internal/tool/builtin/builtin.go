@@ -23,6 +23,29 @@ func fileAccess(path string) permission.Access {
 	return permission.Access{Paths: []string{path}}
 }
 
+// decidedPath is the file a Read, Write or Edit call names: the path as
+// given (for messages, rules and the editor) and its canonical form,
+// resolved once when the call is prepared. The permission decision judges
+// canon (Access.Canon) and the tool opens canon itself following no
+// symbolic link (openDecided, atomicfile.WriteNoFollow), so that nothing
+// another process does between the decision and the open (a directory on
+// the way swapped for a link to ~/.ssh) can send the tool to a file that
+// was not judged.
+type decidedPath struct {
+	path, canon string
+}
+
+// decide resolves path once.
+func decide(path string) decidedPath {
+	return decidedPath{path: path, canon: permission.Canonical(path)}
+}
+
+// access is the permission access of the one file, with its canonical
+// form given.
+func (d decidedPath) access() permission.Access {
+	return permission.Access{Paths: []string{d.path}, Canon: []string{d.canon}}
+}
+
 // countLines counts lines the way an editor shows them: a final line
 // without a newline still counts, an empty text has none.
 func countLines(s string) int {
@@ -89,7 +112,7 @@ func validUTF8(s string) string {
 // session has one and it puts the data on disk, else atomically here; and
 // records the new state as seen by the session, so the next edit needs no
 // fresh read. The session hears of the change first, to checkpoint it.
-func commit(ctx context.Context, env *tool.Env, path string, data []byte) error {
+func commit(ctx context.Context, env *tool.Env, path, canon string, data []byte) error {
 	if env.Changes != nil {
 		env.Changes.BeforeWrite(path)
 	}
@@ -99,7 +122,7 @@ func commit(ctx context.Context, env *tool.Env, path string, data []byte) error 
 		}
 		return nil
 	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteNoFollow(canon, data, 0o644); err != nil {
 		return err
 	}
 	if env.Files != nil {

@@ -46,18 +46,20 @@ func (editTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error)
 	case in.OldString == *in.NewString:
 		return nil, errors.New("old_string and new_string are the same, so there is nothing to change")
 	}
-	return &editCall{env: env, path: env.Abs(in.FilePath), old: in.OldString, new: *in.NewString, all: in.ReplaceAll}, nil
+	path := env.Abs(in.FilePath)
+	return &editCall{env: env, path: path, decided: decide(path), old: in.OldString, new: *in.NewString, all: in.ReplaceAll}, nil
 }
 
 type editCall struct {
 	env      *tool.Env
 	path     string
+	decided  decidedPath
 	old, new string
 	all      bool
 }
 
 func (c *editCall) Access() permission.Access {
-	return fileAccess(c.path)
+	return c.decided.access()
 }
 
 // editPlan is the outcome of applying an edit in memory.
@@ -70,7 +72,7 @@ type editPlan struct {
 }
 
 func (c *editCall) plan(ctx context.Context) (*editPlan, error) {
-	w := fileWriter{ctx: ctx, path: c.path}
+	w := fileWriter{ctx: ctx, path: c.path, canon: c.decided.canon}
 	return c.planFrom(func() ([]byte, error) { return w.read(c.env) })
 }
 
@@ -135,7 +137,7 @@ func (c *editCall) Run(ctx context.Context) tool.Result {
 	if err := ctx.Err(); err != nil {
 		return tool.Errorf("Edit was interrupted before it started.")
 	}
-	w := writerFor(ctx, c.path)
+	w := writerFor(ctx, c.decided)
 	if w.err != nil {
 		return tool.Errorf("%v", w.err)
 	}

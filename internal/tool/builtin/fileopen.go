@@ -63,7 +63,20 @@ func (e *refusedFile) Error() string { return e.path + " " + e.why }
 // (the file does not exist, no permission) come back as they are; a file
 // the tools will not read is a *refusedFile.
 func openForReading(path string) (*openedFile, error) {
-	f, err := openNonBlocking(path)
+	return openWith(path, openNonBlocking)
+}
+
+// openDecided is openForReading of the canonical path a permission
+// decision judged (see decidedPath), following no symbolic link anywhere
+// in it: a link put on the way after the decision makes the open fail
+// rather than lead to a file nobody judged.
+func openDecided(canon string) (*openedFile, error) {
+	return openWith(canon, openNonBlockingNoFollow)
+}
+
+// openWith is openForReading with open as the way to open path.
+func openWith(path string, open func(string) (*os.File, error)) (*openedFile, error) {
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -120,13 +133,19 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // the changed copy, in memory.
 const editMaxBytes = 256 << 20
 
-// readWhole reads a regular file whole through openForReading, failing
-// when it holds more than limit bytes.
-func readWhole(path string, limit int64) ([]byte, error) {
-	f, err := openForReading(path)
+// readDecided reads a regular file whole, at the decided canonical path
+// (openDecided), failing when it holds more than limit bytes.
+func readDecided(canon string, limit int64) ([]byte, error) {
+	f, err := openDecided(canon)
 	if err != nil {
 		return nil, err
 	}
+	return readAllOf(f, canon, limit)
+}
+
+// readAllOf reads the open file f whole and closes it, failing when it
+// holds more than limit bytes.
+func readAllOf(f *openedFile, path string, limit int64) ([]byte, error) {
 	defer f.Close()
 	lr := &limitedReader{r: f, n: min(limit, f.maxBytes())}
 	data, err := io.ReadAll(lr)

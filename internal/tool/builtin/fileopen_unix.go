@@ -5,6 +5,8 @@ package builtin
 import (
 	"os"
 	"syscall"
+
+	"github.com/ponder-agent/ponder/internal/atomicfile"
 )
 
 // openNonBlocking opens path for reading without waiting for a writer
@@ -21,4 +23,10 @@ func openNonBlocking(path string) (*os.File, error) {
 		}
 		return os.NewFile(uintptr(fd), path), nil
 	}
+}
+
+// openNonBlockingNoFollow is openNonBlocking of an absolute path that
+// follows no symbolic link anywhere in it.
+func openNonBlockingNoFollow(path string) (*os.File, error) {
+	return atomicfile.OpenNoFollow(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY)
 }

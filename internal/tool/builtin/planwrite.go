@@ -18,12 +18,18 @@ const planMaxBytes = 16 << 20
 // inside a shared project): there they work on the plan file's own path,
 // following no symbolic link anywhere in it, so a link swapped in after
 // the permission check cannot send the write (or the read) elsewhere.
-// Everywhere else the project is the user's, and a link the user made is
-// followed, as editors do.
+// Everywhere else a link the user made is followed as editors do, but
+// only as far as the permission decision saw it: the file is read and
+// written at the canonical path the decision judged (decidedPath),
+// itself opened following no link, and the path as given serves the
+// user's editor and the session's record of files read.
 type fileWriter struct {
 	// ctx is the call's, for the user's editor.
-	ctx      context.Context
-	path     string
+	ctx  context.Context
+	path string
+	// canon is the canonical path the decision judged; the plan file's
+	// own path in plan mode.
+	canon    string
 	noFollow bool
 	// err refuses the call: in plan mode, a path that is not the plan
 	// file when the call runs.
@@ -33,15 +39,15 @@ type fileWriter struct {
 // writerFor returns the writer of path for the call running in ctx. In
 // plan mode the path must still be the plan file when the call runs
 // (permission.PlanModeWrite, plan mode's one rule on changing files).
-func writerFor(ctx context.Context, path string) fileWriter {
+func writerFor(ctx context.Context, d decidedPath) fileWriter {
 	g := tool.GateFrom(ctx)
 	if g == nil || g.Context.Mode != permission.ModePlan {
-		return fileWriter{ctx: ctx, path: path}
+		return fileWriter{ctx: ctx, path: d.path, canon: d.canon}
 	}
-	if err := permission.PlanModeWrite(g.Context.Mode, g.Context.PlanFile, path); err != nil {
-		return fileWriter{ctx: ctx, err: fmt.Errorf("%s cannot be written now: %w", path, err)}
+	if err := permission.PlanModeWrite(g.Context.Mode, g.Context.PlanFile, d.path); err != nil {
+		return fileWriter{ctx: ctx, err: fmt.Errorf("%s cannot be written now: %w", d.path, err)}
 	}
-	return fileWriter{ctx: ctx, path: g.Context.PlanFile, noFollow: true}
+	return fileWriter{ctx: ctx, path: g.Context.PlanFile, canon: g.Context.PlanFile, noFollow: true}
 }
 
 // read returns the file's content as the session sees it: the plan file
@@ -54,7 +60,7 @@ func (w fileWriter) read(env *tool.Env) ([]byte, error) {
 	if text, ok := env.EditorText(w.ctx, w.path); ok {
 		return []byte(text), nil
 	}
-	return readWhole(w.path, editMaxBytes)
+	return readDecided(w.canon, editMaxBytes)
 }
 
 // commit replaces the file with data atomically and records the new
@@ -64,9 +70,9 @@ func (w fileWriter) commit(env *tool.Env, data []byte) error {
 		return err
 	}
 	if !w.noFollow {
-		return commit(w.ctx, env, w.path, data)
+		return commit(w.ctx, env, w.path, w.canon, data)
 	}
-	if err := atomicfile.WriteNoFollow(w.path, data, 0o644); err != nil {
+	if err := atomicfile.WriteNoFollow(w.canon, data, 0o644); err != nil {
 		return err
 	}
 	if env.Files != nil {

@@ -57,7 +57,8 @@ func (readTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error)
 	if in.Limit < 0 {
 		return nil, fmt.Errorf("limit must be 1 or more, got %d", in.Limit)
 	}
-	c := &readCall{env: env, path: env.Abs(in.FilePath), offset: in.Offset, limit: in.Limit}
+	path := env.Abs(in.FilePath)
+	c := &readCall{env: env, path: path, decided: decide(path), offset: in.Offset, limit: in.Limit}
 	if c.offset == 0 {
 		c.offset = 1
 	}
@@ -68,14 +69,15 @@ func (readTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error)
 }
 
 type readCall struct {
-	env    *tool.Env
-	path   string
-	offset int
-	limit  int
+	env     *tool.Env
+	path    string
+	decided decidedPath
+	offset  int
+	limit   int
 }
 
 func (c *readCall) Access() permission.Access {
-	return fileAccess(c.path)
+	return c.decided.access()
 }
 
 // Run reads the file on a goroutine of its own, so that ponder stops
@@ -90,7 +92,7 @@ func (c *readCall) run(ctx context.Context) tool.Result {
 			return tool.Errorf("%s looks like a binary file (%s), which Read cannot show as text. Use a command-line tool through Bash to inspect it if needed.", c.path, ext)
 		}
 	}
-	f, err := openForReading(c.path)
+	f, err := openDecided(c.decided.canon)
 	var refused *refusedFile
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

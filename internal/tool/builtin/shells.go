@@ -47,7 +47,9 @@ type ShellInfo struct {
 	Status string
 }
 
-func (s *Shells) add(command string, r *shellRun, out *shellOutput) *shell {
+// add tracks a started command; onEnd, when set, runs once it has ended,
+// before the shell counts as cleaned up (so KillAll waits for it).
+func (s *Shells) add(command string, r *shellRun, out *shellOutput, onEnd func()) *shell {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.next++
@@ -59,6 +61,9 @@ func (s *Shells) add(command string, r *shellRun, out *shellOutput) *shell {
 		s.mu.Lock()
 		sh.err = err
 		s.mu.Unlock()
+		if onEnd != nil {
+			onEnd()
+		}
 		close(sh.done)
 	}()
 	return sh

@@ -44,17 +44,19 @@ func (writeTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, error
 	if strings.HasSuffix(in.FilePath, "/") {
 		return nil, fmt.Errorf("file_path %q names a directory; give the path of a file", in.FilePath)
 	}
-	return &writeCall{env: env, path: env.Abs(in.FilePath), content: *in.Content}, nil
+	path := env.Abs(in.FilePath)
+	return &writeCall{env: env, path: path, decided: decide(path), content: *in.Content}, nil
 }
 
 type writeCall struct {
 	env     *tool.Env
 	path    string
+	decided decidedPath
 	content string
 }
 
 func (c *writeCall) Access() permission.Access {
-	return fileAccess(c.path)
+	return c.decided.access()
 }
 
 // check refuses directories and files the session has not read, or that
@@ -95,7 +97,7 @@ func (c *writeCall) Run(ctx context.Context) tool.Result {
 	if err != nil {
 		return tool.Errorf("%v", err)
 	}
-	w := writerFor(ctx, c.path)
+	w := writerFor(ctx, c.decided)
 	if w.err != nil {
 		return tool.Errorf("%v", w.err)
 	}
