@@ -288,6 +288,7 @@ func New(opts Options) (*App, error) {
 	default:
 		a.asker = policyAsker{policy: opts.PlanApproval}
 	}
+	a.asker = hookAsker{a: a, next: a.asker}
 	if opts.DontAsk {
 		a.asker = dontAsk{next: a.asker}
 	}
@@ -345,6 +346,7 @@ func (a *App) emit(e event.Event) {
 				Slug: a.plan.Slug(), Path: ap.PlanFile, Content: plan, Approved: true}})
 		}
 	}
+	a.planTransitionHooks(e)
 	if a.opts.Sink != nil {
 		a.opts.Sink(e)
 	}
