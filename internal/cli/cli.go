@@ -216,7 +216,7 @@ headless run whose result goes to standard output.`,
 	// The real flags come first: a compat flag steps aside for one
 	// that exists.
 	addCompatFlags(f, &o.compat)
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io))
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io), newReviewCmd(io))
 	setFriendly(cmd)
 	return cmd
 }
