@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ponder-agent/ponder/event"
@@ -36,9 +37,20 @@ func Run(ctx context.Context, o Options) error {
 	// there: it is closed without an answer, which refuses it, as a
 	// headless run does.
 	opts.Interactive = true
+	var announce sync.Once
 	opts.Sink = func(e event.Event) {
 		if s := page.Load(); s != nil {
 			s.Observe(e)
+			if qa, ok := e.(event.QuestionAsked); ok && qa.Question.Kind == event.AskPlanExit {
+				// The address is given once the page has the plan
+				// to show.
+				announce.Do(func() {
+					fmt.Fprintln(o.Stderr, "ponder: review the plan at "+s.URL())
+					if o.Ready != nil {
+						o.Ready(s.URL())
+					}
+				})
+			}
 		}
 		if qa, ok := e.(event.QuestionAsked); ok && qa.Question.Kind != event.AskPlanExit {
 			if a := self.Load(); a != nil {
@@ -68,10 +80,6 @@ func Run(ctx context.Context, o Options) error {
 	page.Store(s)
 	served := make(chan error, 1)
 	go func() { served <- s.Serve() }()
-	fmt.Fprintln(o.Stderr, "ponder: review the plan at "+s.URL())
-	if o.Ready != nil {
-		o.Ready(s.URL())
-	}
 	res, err := a.AskPending(ctx)
 	_ = s.Close()
 	if serr := <-served; serr != nil && err == nil {

@@ -212,8 +212,9 @@ func (s *Server) page(w http.ResponseWriter, _ *http.Request) {
 	}
 }
 
-// events streams the view's version whenever it changes (Server-Sent
-// Events); the page reloads on a new one.
+// events streams the open question's id whenever the view changes
+// (Server-Sent Events): the page reloads for a new question, and says so
+// when its own was answered elsewhere.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -222,8 +223,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	for {
-		_, version, changed := s.current()
-		if _, err := fmt.Fprintf(w, "data: %d\n\n", version); err != nil {
+		q, version, changed := s.current()
+		id := ""
+		if q != nil {
+			id = q.ID
+		}
+		msg, _ := json.Marshal(map[string]any{"version": version, "id": id})
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", msg); err != nil {
 			return
 		}
 		fl.Flush()
