@@ -46,12 +46,12 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 
 var reviewURL = regexp.MustCompile(`review the plan at (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+)`)
 
-// startReview runs `ponder review id` and waits until it prints the page's
-// address.
-func startReview(t *testing.T, w *world, id string) *review {
+// startReview runs ponder with args (review ID, say) and waits until it
+// prints the page's address.
+func startReview(t *testing.T, w *world, args ...string) *review {
 	t.Helper()
 	r := &review{done: make(chan struct{})}
-	r.cmd = exec.Command(ponderBin, "review", id)
+	r.cmd = exec.Command(ponderBin, args...)
 	r.cmd.Dir = w.dir
 	r.cmd.Env = w.env()
 	r.cmd.Stdout = lockedWriter{r, &r.out}
@@ -134,7 +134,7 @@ func TestReviewPageRefusesStrangers(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api, writePlan(fakemodel.Match{LastUser: "add a greeting"}), exitPlan, implement("approved your plan"), finished)
 		id := pendingPlan(t, w)
-		r := startReview(t, w, id)
+		r := startReview(t, w, "review", id)
 		u, _ := url.Parse(r.url)
 		token := u.Query().Get("token")
 		base := "http://" + u.Host
@@ -245,7 +245,7 @@ func TestReviewPageInBrowser(t *testing.T) {
 		w := newWorld(t, api, writePlan(fakemodel.Match{LastUser: "add a greeting"}), exitPlan,
 			fakemodel.Reply{Name: "revise", When: fakemodel.Match{ToolResult: "Comment: say bonjour too"}, Text: "I will revise the plan."})
 		id := pendingPlan(t, w)
-		r := startReview(t, w, id)
+		r := startReview(t, w, "review", id)
 		ctx := browser(t, bin)
 		var status, line3 string
 		start := time.Now()
@@ -286,6 +286,50 @@ func TestReviewPageInBrowser(t *testing.T) {
 		back := toolResults(reqs[len(reqs)-1])
 		if len(back) != 1 || !strings.Contains(back[0].Content, "Line 3:") || !strings.Contains(back[0].Content, "Comment: say bonjour too") {
 			t.Fatalf("the comment did not reach the model at its line: %+v", back)
+		}
+		w.allUsed()
+	})
+}
+
+// A headless run with --review-page that leaves a plan pending serves its
+// page; approving there with accept-edits and another model implements
+// the plan with that model, in the same command.
+func TestReviewPageFlagOnHeadlessRun(t *testing.T) {
+	forAPIs(t, func(t *testing.T, api string) {
+		w := newWorld(t, api, writePlan(fakemodel.Match{LastUser: "add a greeting"}), exitPlan,
+			fakemodel.Reply{Name: "implement", When: fakemodel.Match{Model: "impl-model", ToolResult: "impl-model to implement"},
+				ToolCalls: []fakemodel.ToolCall{{Name: "Write", Input: map[string]any{"file_path": "hello.txt", "content": "hello\n"}}}},
+			fakemodel.Reply{Name: "done", When: fakemodel.Match{Model: "impl-model", ToolResult: "hello.txt ("}, Text: "Implemented."})
+		r := startReview(t, w, "-p", "add a greeting", "--permission-mode", "plan", "--review-page")
+		u, _ := url.Parse(r.url)
+		resp, err := http.Get(r.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		m := questionID.FindStringSubmatch(string(page))
+		if m == nil || !strings.Contains(string(page), "Create hello.txt saying hello.") {
+			t.Fatalf("the page: %s", page)
+		}
+		req, _ := http.NewRequest(http.MethodPost, "http://"+u.Host+"/answer", strings.NewReader(fmt.Sprintf(`{"id":%q,"action":"approve","option":"accept-edits","model":"impl-model"}`, m[1])))
+		req.Header.Set("X-Review-Token", u.Query().Get("token"))
+		req.Header.Set("Origin", "http://"+u.Host)
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("approval: %d %s", resp.StatusCode, body)
+		}
+		code, out := r.wait(t)
+		if code != 0 || !strings.Contains(out, "Implemented.") {
+			t.Fatalf("exit %d, stdout %q\n%s", code, out, r.stderr())
+		}
+		if w.read("hello.txt") != "hello\n" {
+			t.Fatalf("hello.txt = %q", w.read("hello.txt"))
 		}
 		w.allUsed()
 	})

@@ -21,6 +21,9 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Ready, when set, is told the page's address once it serves.
 	Ready func(url string)
+	// IfPending makes a session without a pending plan no error: there
+	// is nothing to review, and Run returns at once.
+	IfPending bool
 }
 
 // Run opens the session, serves the page of the plan it left pending,
@@ -71,6 +74,9 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	if !a.HasPendingPlan() {
+		if o.IfPending {
+			return nil
+		}
 		return &app.UsageError{Msg: fmt.Sprintf("session %s has no plan waiting for approval", a.ID())}
 	}
 	s, err := New(a)
