@@ -40,6 +40,7 @@ the start of it; without one, the newest plan is used.`,
 			}},
 		&cobra.Command{Use: "open [SLUG]", Short: "Open a plan in $VISUAL or $EDITOR", Args: usageArgs(cobra.MaximumNArgs(1)),
 			RunE: func(_ *cobra.Command, args []string) error { return openPlan(io, first(args)) }},
+		newPlansExportCmd(io),
 	)
 	return cmd
 }

@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
@@ -75,4 +79,66 @@ func reviewPending(ctx context.Context, io IO, opts app.Options, id string) erro
 	}
 	opts.Resume, opts.SessionID, opts.Continue, opts.Fork = id, "", false, false
 	return reviewpage.Run(ctx, reviewpage.Options{App: opts, Stdout: io.Out, Stderr: io.Err, IfPending: true})
+}
+
+// newPlansExportCmd writes a plan as a self-contained page.
+func newPlansExportCmd(io IO) *cobra.Command {
+	var file string
+	cmd := &cobra.Command{
+		Use:   "export [SLUG] --html FILE",
+		Short: "Write a plan as a self-contained web page a colleague can comment on",
+		Long: `export writes the plan as one HTML file that needs no server: rendered,
+with numbered lines to comment on, and a button that saves the comments as
+a file for ponder -p --resume ID --plan-feedback FILE.`,
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if strings.TrimSpace(file) == "" {
+				return usage(errors.New("plans export needs --html FILE"))
+			}
+			p, err := app.FindPlan(first(args))
+			if err != nil {
+				return err
+			}
+			data, err := os.ReadFile(p.Path)
+			if err != nil {
+				return err
+			}
+			var page bytes.Buffer
+			if err := reviewpage.Export(&page, strings.TrimSuffix(filepath.Base(p.Path), ".md"), string(data)); err != nil {
+				return err
+			}
+			return writeFileAtomic(file, page.Bytes())
+		},
+	}
+	cmd.Flags().StringVar(&file, "html", "", "the page to write")
+	return cmd
+}
+
+// writeFileAtomic writes data to path through a file beside it, so that a
+// reader never sees half a page.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
 }

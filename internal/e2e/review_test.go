@@ -10,12 +10,14 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"github.com/ponder-agent/ponder/internal/llm/fakemodel"
@@ -401,4 +403,58 @@ func TestReviewPageFirstPaint(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// A plan exported as a page is read and commented on in a browser from
+// the file alone; the comments it saves go back with --plan-feedback and
+// reach the model at their line.
+func TestPlansExportHTMLRoundTrip(t *testing.T) {
+	bin := chromium(t)
+	w := newWorld(t, "anthropic", writePlan(fakemodel.Match{LastUser: "add a greeting"}), exitPlan,
+		fakemodel.Reply{Name: "revise", When: fakemodel.Match{ToolResult: "Comment: say bonjour too"}, Text: "I will revise the plan."})
+	id := pendingPlan(t, w)
+	page := filepath.Join(t.TempDir(), "plan.html")
+	w.mustRun(0, "", "plans", "export", "--html", page)
+	data, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(data), "Create hello.txt saying hello.") {
+		t.Fatalf("exported page: %v %q", err, data)
+	}
+	downloads := t.TempDir()
+	ctx := browser(t, bin)
+	done := make(chan string, 1)
+	listen := func(ev any) {
+		if p, ok := ev.(*cdpbrowser.EventDownloadProgress); ok && p.State == cdpbrowser.DownloadProgressStateCompleted {
+			select {
+			case done <- p.FilePath:
+			default:
+			}
+		}
+	}
+	chromedp.ListenBrowser(ctx, listen)
+	chromedp.ListenTarget(ctx, listen)
+	err = chromedp.Run(ctx,
+		cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName).WithDownloadPath(downloads).WithEventsEnabled(true),
+		chromedp.Navigate("file://"+page),
+		chromedp.WaitVisible(`#line-3`, chromedp.ByQuery),
+		chromedp.Click(`#line-3 td.n`, chromedp.ByQuery),
+		chromedp.SendKeys(`#comment-3`, "say bonjour too", chromedp.ByQuery),
+		chromedp.Click(`#save`, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+
+	var saved string
+	select {
+	case saved = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the page saved no comments file")
+	}
+	w.mustRun(0, "", "-p", "--resume", id, "--plan-feedback", saved)
+	reqs := w.srv.Requests()
+	back := toolResults(reqs[len(reqs)-1])
+	if len(back) != 1 || !strings.Contains(back[0].Content, "Line 3:") || !strings.Contains(back[0].Content, "Comment: say bonjour too") {
+		t.Fatalf("the saved comment did not reach the model at its line: %+v", back)
+	}
+	w.allUsed()
 }

@@ -209,3 +209,22 @@ func TestNamedFiles(t *testing.T) {
 		t.Fatalf("files %v", got)
 	}
 }
+
+// An exported page stands alone: no external address, the plan's raw
+// HTML left out, every line numbered, its name a JS string.
+func TestExportStandsAlone(t *testing.T) {
+	var b strings.Builder
+	if err := Export(&b, `x";alert(1);"`, testPlan); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, "http://") || strings.Contains(page, "https://") || strings.Contains(page, "<script>alert(1)</script>") {
+		t.Error("the exported page refers elsewhere or carries the plan's HTML")
+	}
+	if !strings.Contains(page, `id="line-5"`) || !strings.Contains(page, "Content-Security-Policy") {
+		t.Error("the exported page lacks its lines or its policy")
+	}
+	if strings.Contains(page, `x";alert(1);"`) {
+		t.Error("the plan's name reached the script unescaped")
+	}
+}
