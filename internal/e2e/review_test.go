@@ -458,3 +458,50 @@ func TestPlansExportHTMLRoundTrip(t *testing.T) {
 	}
 	w.allUsed()
 }
+
+// The whole review in a browser: comment on line 3 and send back; the
+// model revises the plan in the same turn, and the open page follows with
+// the new line marked; approving there with accept-edits and another model
+// runs the implementation on that model.
+func TestReviewPageFollowsRevisionThenApproves(t *testing.T) {
+	bin := chromium(t)
+	v2 := thePlan + "3. Say bonjour too.\n"
+	w := newWorld(t, "openai", writePlan(fakemodel.Match{LastUser: "add a greeting"}), exitPlan,
+		// A new process: the model reads its plan before rewriting it.
+		fakemodel.Reply{Name: "read plan", When: fakemodel.Match{ToolResult: "Comment: say bonjour too"}, ToolCalls: []fakemodel.ToolCall{{Name: "Read",
+			InputFunc: func(r *fakemodel.Request) any { return map[string]any{"file_path": planPath(r)} }}}},
+		writePlanText("plan v2", v2, fakemodel.Match{ToolResult: "Verify with cat hello.txt"}),
+		fakemodel.Reply{Name: "exit v2", When: fakemodel.Match{ToolResult: "Updated"}, ToolCalls: []fakemodel.ToolCall{{Name: "ExitPlanMode"}}},
+		fakemodel.Reply{Name: "implement", When: fakemodel.Match{Model: "impl-model", ToolResult: "impl-model to implement"},
+			ToolCalls: []fakemodel.ToolCall{{Name: "Write", Input: map[string]any{"file_path": "hello.txt", "content": "hello\nbonjour\n"}}}},
+		fakemodel.Reply{Name: "done", When: fakemodel.Match{Model: "impl-model", ToolResult: "hello.txt ("}, Text: "Implemented."})
+	id := pendingPlan(t, w)
+	r := startReview(t, w, "review", id)
+	ctx := browser(t, bin)
+	var status string
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(r.url),
+		chromedp.WaitVisible(`#line-3`, chromedp.ByQuery),
+		chromedp.Click(`#line-3 td.n`, chromedp.ByQuery),
+		chromedp.SendKeys(`#comment-3`, "say bonjour too", chromedp.ByQuery),
+		chromedp.Click(`#send-back`, chromedp.ByQuery),
+		// The revised plan replaces the page, its new line marked.
+		chromedp.WaitVisible(`tr.changed`, chromedp.ByQuery),
+		chromedp.SetValue(`#model`, "impl-model", chromedp.ByQuery),
+		chromedp.SetValue(`#option`, "accept-edits", chromedp.ByQuery),
+		chromedp.Click(`#approve`, chromedp.ByQuery),
+		chromedp.Poll(`/Approved/.test(document.getElementById("status").textContent)`, nil),
+		chromedp.Text(`#status`, &status, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("browser: %v\n%s", err, r.stderr())
+	}
+	code, out := r.wait(t)
+	if code != 0 || strings.TrimSpace(out) != "Implemented." {
+		t.Fatalf("review: exit %d, stdout %q, page %q\n%s", code, out, status, r.stderr())
+	}
+	if w.read("hello.txt") != "hello\nbonjour\n" {
+		t.Fatalf("hello.txt = %q", w.read("hello.txt"))
+	}
+	w.allUsed()
+}

@@ -85,7 +85,7 @@ func TestPageShowsThePlanSafely(t *testing.T) {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
 	body := w.Body.String()
-	for _, want := range []string{"<h1>Greeting</h1>", `id="line-3"`, "Bash(curl:*)", "reaches outside the project", "<code>hello.txt</code>", `value="m2"`, "Yes, and accept edits"} {
+	for _, want := range []string{"<h1>Greeting</h1>", `id="line-3"`, "Bash(curl:*)", "reaches outside the project", "<code>hello.txt</code>", `<option value="m2">`, "Yes, and accept edits"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
 		}
