@@ -37,6 +37,15 @@ const (
 	// HookNotification runs when ponder asks the user something (a
 	// permission question, a plan approval); it only observes.
 	HookNotification HookEvent = "Notification"
+	// HookPermissionRequest runs when ponder would ask the user something
+	// (a tool call that needs a yes, entering plan mode, a plan's
+	// approval); a hook may answer in the user's place: allow (with an
+	// edited input or plan), deny with a message, or pass.
+	HookPermissionRequest HookEvent = "PermissionRequest"
+	// HookPlanTransition runs as plan mode changes (Transition says how:
+	// entered, exit_requested, approved, rejected, exited); it only
+	// observes.
+	HookPlanTransition HookEvent = "PlanTransition"
 )
 
 // HookInput is what a hook is told. Which fields are set depends on the
@@ -77,7 +86,30 @@ type HookInput struct {
 	CustomInstructions string `json:"custom_instructions,omitempty"`
 	// Message is what ponder asks the user about (Notification).
 	Message string `json:"message,omitempty"`
+
+	// Transition is the change of plan mode (PlanTransition): one of the
+	// Transition* names. Via is the path it came through (tool, tui,
+	// slash, approval, ...); PlanFile the plan's file; Plan the plan's
+	// text (exit_requested, approved); Option the approval option
+	// (approved); Feedback what sent the plan back (rejected).
+	Transition string `json:"transition,omitempty"`
+	Via        string `json:"via,omitempty"`
+	PlanFile   string `json:"plan_file,omitempty"`
+	Plan       string `json:"plan,omitempty"`
+	Option     string `json:"option,omitempty"`
+	Feedback   string `json:"feedback,omitempty"`
 }
+
+// The plan transitions PlanTransition hooks are told about.
+const (
+	TransitionEntered       = "entered"
+	TransitionExitRequested = "exit_requested"
+	TransitionApproved      = "approved"
+	TransitionRejected      = "rejected"
+	// TransitionExited: plan mode ended without an approval (Shift+Tab,
+	// a control message).
+	TransitionExited = "exited"
+)
 
 // The decisions a hook may return (HookOutput.Decision).
 const (
@@ -108,6 +140,15 @@ type HookOutput struct {
 	StopReason string `json:"stop_reason,omitempty"`
 	// SystemMessage is shown to the user (as a notice), not the model.
 	SystemMessage string `json:"system_message,omitempty"`
+	// UpdatedInput, with an allow of a PermissionRequest, replaces the
+	// call's input (for ExitPlanMode, {"plan": "..."} replaces the
+	// plan). A replaced call is judged again: what the rules refuse
+	// stays refused.
+	UpdatedInput json.RawMessage `json:"updated_input,omitempty"`
+	// Mode, with an allow of ExitPlanMode's PermissionRequest, is the
+	// mode the approved plan is implemented in (default, acceptEdits,
+	// bypassPermissions where the command line allowed it).
+	Mode string `json:"mode,omitempty"`
 }
 
 // HookFunc is a hook written in Go, or one that a front end forwards to

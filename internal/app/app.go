@@ -347,6 +347,7 @@ func New(opts Options) (*App, error) {
 	default:
 		a.asker = policyAsker{policy: opts.PlanApproval}
 	}
+	a.asker = hookAsker{a: a, next: a.asker}
 	if opts.DontAsk {
 		a.asker = dontAsk{next: a.asker}
 	}
@@ -418,6 +419,7 @@ func (a *App) emit(e event.Event) {
 				Slug: a.plan.Slug(), Path: rj.PlanFile, Content: plan, Cause: session.CauseSentBack}})
 		}
 	}
+	a.planTransitionHooks(e)
 	if a.opts.Sink != nil {
 		a.opts.Sink(e)
 	}

@@ -63,6 +63,7 @@ type rootOptions struct {
 	rewind        string
 	mcp           mcpFlags
 	planFeedback  string
+	reviewPage    bool
 	// compat are the flags hosts such as the Claude Agent SDK pass.
 	compat compatOptions
 }
@@ -216,11 +217,12 @@ headless run whose result goes to standard output.`,
 	f.StringVar(&o.rewindTo, "rewind-to", "", "with --resume: put files and conversation back to before turn N (list: show the turns), then go on with the prompt if one is given")
 	f.StringVar(&o.rewind, "rewind", "both", "with --rewind-to: what to put back: both, files or conversation")
 	o.mcp.add(f)
+	addReviewFlag(f, &o.reviewPage)
 	f.StringVar(&o.planFeedback, "plan-feedback", "", `with --resume: send the pending plan back with the feedback in this file, markdown ("line 3: use a map" comments on line 3 of the plan) or JSON ({"feedback":"…","annotations":[{"line":3,"comment":"…"}]})`)
 	// The real flags come first: a compat flag steps aside for one
 	// that exists.
 	addCompatFlags(f, &o.compat)
-	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io))
+	cmd.AddCommand(newVersionCmd(), newDemoCmd(io), newPlansCmd(io), newDoctorCmd(io), newTeammateCmd(io), newACPCmd(io), newMCPCmd(io), newReviewCmd(io))
 	setFriendly(cmd)
 	return cmd
 }
@@ -336,10 +338,14 @@ func runRoot(ctx context.Context, o *rootOptions, args []string, io IO) error {
 	if err := o.planAnswer(&hopts); err != nil {
 		return usage(err)
 	}
+	reviewID, err := o.reviewSession(&hopts)
+	if err != nil {
+		return usage(err)
+	}
 	if code := headless.Run(ctx, hopts); code != 0 {
 		return exitError{code: code}
 	}
-	return nil
+	return reviewPending(ctx, io, hopts.App, reviewID)
 }
 
 // validate checks flag combinations before anything starts.

@@ -59,6 +59,7 @@ the start of it; without one, the newest plan is used.`,
 				}
 				return err
 			}},
+		newPlansExportCmd(io),
 	)
 	return cmd
 }

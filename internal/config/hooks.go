@@ -36,12 +36,12 @@ type HookCommand struct {
 // HookEvents are the events the settings may name hooks for.
 var HookEvents = []event.HookEvent{event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure,
 	event.HookUserPromptSubmit, event.HookStop, event.HookSessionStart, event.HookSessionEnd,
-	event.HookPreCompact, event.HookNotification}
+	event.HookPreCompact, event.HookNotification, event.HookPermissionRequest, event.HookPlanTransition}
 
 // foreignHookEvents are hook events of other coding agents that ponder
 // does not run: a settings file naming them is not broken, and they are
 // dropped with a warning. Any other unknown name is an error.
-var foreignHookEvents = []string{"SubagentStop", "PermissionRequest"}
+var foreignHookEvents = []string{"SubagentStop"}
 
 // dropForeignHooks removes the hooks of foreignHookEvents from s and says
 // so, naming the line.

@@ -127,7 +127,7 @@ func TestHookEventsAreKnown(t *testing.T) {
 		seen[e] = true
 	}
 	for _, e := range []event.HookEvent{event.HookPreToolUse, event.HookPostToolUse, event.HookUserPromptSubmit, event.HookStop,
-		event.HookSessionStart, event.HookPreCompact, event.HookNotification} {
+		event.HookSessionStart, event.HookPreCompact, event.HookNotification, event.HookPermissionRequest, event.HookPlanTransition} {
 		if !seen[e] {
 			t.Errorf("%s is missing", e)
 		}

@@ -14,6 +14,7 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -41,7 +42,7 @@ func (f Func) Run(ctx context.Context, in event.HookInput) (event.HookOutput, er
 // person would list them.
 var Events = []event.HookEvent{event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure,
 	event.HookUserPromptSubmit, event.HookStop, event.HookSessionStart, event.HookSessionEnd,
-	event.HookPreCompact, event.HookNotification}
+	event.HookPreCompact, event.HookNotification, event.HookPermissionRequest, event.HookPlanTransition}
 
 // Supported reports whether hooks may be registered for ev.
 func Supported(ev event.HookEvent) bool {
@@ -67,8 +68,10 @@ func eventNames() []string {
 // every hook registered for them runs whatever its matcher.
 func matchTarget(in event.HookInput) (string, bool) {
 	switch in.Event {
-	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure:
+	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookPermissionRequest:
 		return in.ToolName, true
+	case event.HookPlanTransition:
+		return in.Transition, true
 	case event.HookSessionStart:
 		return in.Source, true
 	case event.HookPreCompact:
@@ -156,6 +159,10 @@ type Outcome struct {
 	// hook has no opinion).
 	Messages []string
 	Errors   []string
+	// UpdatedInput and Mode come from the hooks that allowed (a
+	// PermissionRequest): the last of them that set one wins.
+	UpdatedInput json.RawMessage
+	Mode         string
 }
 
 // rank orders decisions from no opinion to the strictest.
@@ -219,6 +226,14 @@ func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
 				reasons = append(reasons, s)
 			}
 		}
+		if d == event.HookAllow {
+			if len(o.UpdatedInput) > 0 {
+				out.UpdatedInput = o.UpdatedInput
+			}
+			if m := strings.TrimSpace(o.Mode); m != "" {
+				out.Mode = m
+			}
+		}
 		if s := strings.TrimSpace(o.Context); s != "" {
 			contexts = append(contexts, s)
 		}
@@ -231,6 +246,9 @@ func (r *Registry) Run(ctx context.Context, in event.HookInput) Outcome {
 		if s := strings.TrimSpace(o.SystemMessage); s != "" {
 			out.Messages = append(out.Messages, s)
 		}
+	}
+	if out.Decision != event.HookAllow {
+		out.UpdatedInput, out.Mode = nil, ""
 	}
 	out.Reason = strings.Join(reasons, "\n")
 	out.Context = strings.Join(contexts, "\n")

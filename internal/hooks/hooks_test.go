@@ -146,3 +146,45 @@ func TestMatchTargets(t *testing.T) {
 		t.Errorf("ran %v, want startup and notification", ran)
 	}
 }
+
+// PermissionRequest hooks match the tool's name; an edited input and a
+// mode count only when the outcome is an allow, and a deny drops them.
+func TestPermissionRequestFold(t *testing.T) {
+	r := New(nil)
+	allow := Func(func(context.Context, event.HookInput) (event.HookOutput, error) {
+		return event.HookOutput{Decision: event.HookAllow, UpdatedInput: []byte(`{"plan":"edited"}`), Mode: event.ModeAcceptEdits}, nil
+	})
+	must(t, r.Add(event.HookPermissionRequest, "ExitPlanMode", allow, 0))
+	must(t, r.Add(event.HookPermissionRequest, "Bash", allow, 0))
+	must(t, r.Add(event.HookPermissionRequest, "Bash", decide(event.HookDeny, "no"), 0))
+	out := r.Run(context.Background(), event.HookInput{Event: event.HookPermissionRequest, ToolName: "ExitPlanMode"})
+	if out.Decision != event.HookAllow || string(out.UpdatedInput) != `{"plan":"edited"}` || out.Mode != event.ModeAcceptEdits {
+		t.Errorf("ExitPlanMode: %+v", out)
+	}
+	out = r.Run(context.Background(), event.HookInput{Event: event.HookPermissionRequest, ToolName: "Bash"})
+	if out.Decision != event.HookDeny || out.UpdatedInput != nil || out.Mode != "" {
+		t.Errorf("Bash: %+v, want a deny without the allow's input", out)
+	}
+	if out := r.Run(context.Background(), event.HookInput{Event: event.HookPermissionRequest, ToolName: "Write"}); out.Decision != "" {
+		t.Errorf("Write: %+v, want no opinion", out)
+	}
+}
+
+// PlanTransition hooks match the transition.
+func TestPlanTransitionMatchesTransition(t *testing.T) {
+	r := New(nil)
+	var got []string
+	var mu sync.Mutex
+	must(t, r.Add(event.HookPlanTransition, "approved|rejected", Func(func(_ context.Context, in event.HookInput) (event.HookOutput, error) {
+		mu.Lock()
+		got = append(got, in.Transition)
+		mu.Unlock()
+		return event.HookOutput{}, nil
+	}), 0))
+	for _, tr := range []string{event.TransitionEntered, event.TransitionApproved, event.TransitionRejected, event.TransitionExited} {
+		r.Run(context.Background(), event.HookInput{Event: event.HookPlanTransition, Transition: tr})
+	}
+	if strings.Join(got, ",") != "approved,rejected" {
+		t.Errorf("ran for %v", got)
+	}
+}

@@ -31,7 +31,23 @@ type wireOutput struct {
 		PermissionDecision       string `json:"permissionDecision"`
 		PermissionDecisionReason string `json:"permissionDecisionReason"`
 		AdditionalContext        string `json:"additionalContext"`
+		// Decision is a PermissionRequest hook's answer.
+		Decision *permissionDecision `json:"decision"`
 	} `json:"hookSpecificOutput"`
+}
+
+// permissionDecision is a PermissionRequest hook's answer: behavior
+// "allow" (with updatedInput, and updatedPermissions whose setMode entry
+// picks the mode an approved plan is implemented in) or "deny" (with
+// message).
+type permissionDecision struct {
+	Behavior           string          `json:"behavior"`
+	UpdatedInput       json.RawMessage `json:"updatedInput"`
+	Message            string          `json:"message"`
+	UpdatedPermissions []struct {
+		Type string `json:"type"`
+		Mode string `json:"mode"`
+	} `json:"updatedPermissions"`
 }
 
 // answer turns how a hook ended into its answer for ev.
@@ -45,7 +61,7 @@ func answer(ev event.HookEvent, res result) (event.HookOutput, error) {
 			return event.HookOutput{}, fmt.Errorf("exit status 2, which cannot block %s: %s", ev, orNone(firstLines(reason, errorLines)))
 		}
 		d := event.HookBlock
-		if ev == event.HookPreToolUse {
+		if ev == event.HookPreToolUse || ev == event.HookPermissionRequest {
 			d = event.HookDeny
 		}
 		if reason == "" {
@@ -59,7 +75,8 @@ func answer(ev event.HookEvent, res result) (event.HookOutput, error) {
 // blockable reports whether a hook may block at ev (exit status 2).
 func blockable(ev event.HookEvent) bool {
 	switch ev {
-	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop:
+	case event.HookPreToolUse, event.HookPostToolUse, event.HookPostToolUseFailure, event.HookUserPromptSubmit, event.HookStop,
+		event.HookPermissionRequest:
 		return true
 	}
 	return false
@@ -127,6 +144,14 @@ func parseStdout(ev event.HookEvent, stdout []byte) (event.HookOutput, error) {
 			}
 		}
 		out.Context = clip(s.AdditionalContext, maxText)
+		if s.Decision != nil {
+			if ev != event.HookPermissionRequest {
+				return event.HookOutput{}, fmt.Errorf("decision is for PermissionRequest hooks, not %s", ev)
+			}
+			if err := permissionAnswer(*s.Decision, &out); err != nil {
+				return event.HookOutput{}, err
+			}
+		}
 	}
 	return out, nil
 }
@@ -136,4 +161,29 @@ func orNone(s string) string {
 		return "(nothing on standard error)"
 	}
 	return s
+}
+
+// permissionAnswer reads a PermissionRequest hook's decision into out.
+func permissionAnswer(d permissionDecision, out *event.HookOutput) error {
+	switch b := strings.ToLower(strings.TrimSpace(d.Behavior)); b {
+	case event.HookAllow:
+		out.Decision = event.HookAllow
+		if in := bytes.TrimSpace(d.UpdatedInput); len(in) > 0 && !bytes.Equal(in, []byte("null")) {
+			if in[0] != '{' {
+				return fmt.Errorf("updatedInput must be a JSON object")
+			}
+			out.UpdatedInput = append(json.RawMessage(nil), in...)
+		}
+		for _, p := range d.UpdatedPermissions {
+			if p.Type == "setMode" && strings.TrimSpace(p.Mode) != "" {
+				out.Mode = strings.TrimSpace(p.Mode)
+			}
+		}
+	case event.HookDeny:
+		out.Decision = event.HookDeny
+		out.Reason = clip(d.Message, maxText)
+	default:
+		return fmt.Errorf("decision behavior %q is not allow or deny", d.Behavior)
+	}
+	return nil
 }

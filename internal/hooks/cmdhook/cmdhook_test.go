@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -85,6 +86,17 @@ func TestAnswers(t *testing.T) {
 		{"two objects", event.HookPreToolUse, `echo '{} {}'`, event.HookOutput{}, "not one valid JSON object"},
 		{"unknown decision", event.HookStop, `echo '{"decision":"maybe"}'`, event.HookOutput{}, `decision "maybe"`},
 		{"permission decision outside PreToolUse", event.HookStop, `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`, event.HookOutput{}, "is for PreToolUse"},
+		{"permission request allows with an edited plan", event.HookPermissionRequest,
+			`echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"plan":"# P"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}}}'`,
+			event.HookOutput{Decision: event.HookAllow, UpdatedInput: json.RawMessage(`{"plan":"# P"}`), Mode: "acceptEdits"}, ""},
+		{"permission request denies", event.HookPermissionRequest,
+			`echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"split step 2"}}}'`,
+			event.HookOutput{Decision: event.HookDeny, Reason: "split step 2"}, ""},
+		{"permission request exit 2 denies", event.HookPermissionRequest, `echo "not today" >&2; exit 2`, event.HookOutput{Decision: event.HookDeny, Reason: "not today"}, ""},
+		{"permission request passes", event.HookPermissionRequest, `echo '{}'`, event.HookOutput{}, ""},
+		{"permission request unknown behavior", event.HookPermissionRequest, `echo '{"hookSpecificOutput":{"decision":{"behavior":"maybe"}}}'`, event.HookOutput{}, "not allow or deny"},
+		{"permission request input not an object", event.HookPermissionRequest, `echo '{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":"x"}}}'`, event.HookOutput{}, "JSON object"},
+		{"decision outside PermissionRequest", event.HookPreToolUse, `echo '{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}'`, event.HookOutput{}, "is for PermissionRequest"},
 		{"bad permission decision", event.HookPreToolUse, `echo '{"hookSpecificOutput":{"permissionDecision":"sure"}}'`, event.HookOutput{}, "not allow, deny or ask"},
 	}
 	for _, c := range cases {
@@ -100,7 +112,7 @@ func TestAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != c.want {
+			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("got %+v, want %+v", got, c.want)
 			}
 		})
