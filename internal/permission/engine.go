@@ -60,6 +60,11 @@ type Decision struct {
 	// up (not an IP address or localhost), so the command may also send
 	// DNS queries.
 	Lookup bool
+	// Workspace says a confined command may write its workspace (the
+	// project, caches of ponder's own) but nothing that decides what runs
+	// later; without it a confined command writes nothing. Set in default
+	// and accept-edits mode for every command not judged read-only.
+	Workspace bool
 }
 
 // RuleReadOnlyCommand is the rule of a command allowed because it was
@@ -75,6 +80,13 @@ type SandboxPolicy struct {
 	// available, with the command check as the only wall. Without it they
 	// run no commands at all then.
 	AllowUnsandboxed bool
+	// Workspace says commands can be confined to the workspace policy
+	// (the project writable, what decides what runs read-only). Without
+	// it, commands not judged read-only run unconfined once allowed.
+	Workspace bool
+	// Required (sandbox.required) refuses to run any command outside the
+	// sandbox: no escalation, and in bypass mode the workspace policy.
+	Required bool
 	// ClassifierOff is a test switch (PONDER_TEST_CLASSIFIER=off): every
 	// command counts as read-only, so that tests can prove the sandbox
 	// alone holds. It is honoured only while a sandbox is available.
@@ -125,6 +137,9 @@ type Engine struct {
 	// settingsFiles are ponder's settings files outside the project (the
 	// user's), canonical; see SetSettingsFiles.
 	settingsFiles []string
+	// unsandboxed are the session's rules for commands that may run
+	// outside the sandbox without asking again (see AddUnsandboxed).
+	unsandboxed []Rule
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -262,6 +277,9 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 		return d
 	}
 	if c.Mode == ModePlan || c.ReadOnlyAgent {
+		if a.Unsandboxed {
+			return Decision{Behavior: Deny, Rule: "plan mode", Reason: "Nothing runs outside the OS sandbox while planning or in a read-only agent."}
+		}
 		switch {
 		case e.sandbox.Available:
 			d.Sandbox = true
@@ -276,6 +294,9 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 		}
 		return withFetchPorts(d, class)
 	}
+	if a.Unsandboxed {
+		return e.escalate(c, class, d)
+	}
 	d.Sandbox = class.ReadOnly && e.sandbox.Available
 	if d.Sandbox && d.Rule != RuleReadOnlyCommand && talksToDaemon(class) {
 		// docker ps, kubectl get, systemctl status only work by asking a
@@ -284,6 +305,9 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 		// a client runs is the service's configuration, not the
 		// repository's.
 		d.Sandbox = false
+	}
+	if !class.ReadOnly {
+		d = e.workspace(c, d)
 	}
 	return withFetchPorts(d, class)
 }

@@ -20,6 +20,10 @@ import (
 // there is no sandbox; the engine should have refused it already.
 var errNoSandbox = errors.New("this command may only run inside the OS sandbox, and no sandbox is available, so it did not run")
 
+// errNoWorkspace refuses a call the engine confines to its workspace
+// when the tool was given no workspace policy.
+var errNoWorkspace = errors.New("this command may only run confined to its workspace, and no workspace policy was given, so it did not run")
+
 // startFailed is the result of a command that could not start.
 func startFailed(err error) tool.Result {
 	msg := err.Error()
@@ -69,6 +73,16 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	var in *sandbox.Confinement
 	if confine.Sandbox {
 		in = &sandbox.Confinement{Ports: confine.Ports, Lookup: confine.Lookup}
+	}
+	if confine.Workspace {
+		if c.opts.Workspace == nil {
+			rd.Close()
+			wr.Close()
+			scope.End()
+			c.release(free)
+			return nil, errNoWorkspace
+		}
+		in.Workspace = c.opts.Workspace()
 	}
 	deny := c.deny(confine.Sandbox)
 	proc, err := c.opts.Sandbox.StartWith(cmd, sandbox.StartOptions{Confine: in, Deny: deny})
