@@ -188,6 +188,7 @@ func init() {
 		fmt.Fprintf(os.Stderr, "ponder sandbox: %v\n", err)
 		os.Exit(126)
 	}
+	restartWithoutPtrace()
 }
 
 // runWorkspaceHelper is the helper's work; it returns only on failure.

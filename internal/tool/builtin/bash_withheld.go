@@ -12,7 +12,7 @@ var withheldSigns = []struct {
 		[]string{"read-only file system", "permission denied", "operation not permitted", "eacces", "erofs", "eperm"}},
 	{"the network (sandbox.network is off)",
 		[]string{"network is unreachable", "could not resolve", "temporary failure in name resolution", "name or service not known",
-			"enotfound", "eai_again", "address family not supported", "connection refused", "no such host", "dial tcp", "dial udp"}},
+			"getaddrinfo", "eai_again", "address family not supported", "connection refused", "no such host", "dial tcp", "dial udp"}},
 }
 
 // withheldNote says, for a command that failed inside the workspace
