@@ -23,24 +23,30 @@ import (
 // workspacePolicy is the policy of one command, worked out as it starts:
 // a read-only path that appears later is held from the next command on.
 func (a *App) workspacePolicy() *sandbox.Workspace {
-	root := a.root
+	return workspaceFor(a.root, a.cfg.Settings.Sandbox.Writable, a.cfg.ConfigDir, a.deniedPaths().Write)
+}
+
+// workspaceFor is the workspace policy of a project: extra are the
+// directories sandbox.writable adds, editDenied the files Edit deny rules
+// cover.
+func workspaceFor(root string, extra []string, configDir string, editDenied []string) *sandbox.Workspace {
 	w := &sandbox.Workspace{Writable: []string{root}}
 	gitDirs := gitDirsOf(root)
 	w.Writable = append(w.Writable, gitDirs...)
 	w.Writable = append(w.Writable, worktreeRoots(gitDirs)...)
-	for _, p := range a.cfg.Settings.Sandbox.Writable {
+	for _, p := range extra {
 		if p = expandHome(p); filepath.IsAbs(p) {
 			w.Writable = append(w.Writable, p)
 		}
 	}
-	caches, env := a.sandboxCaches()
+	caches, env := sandboxCaches(root)
 	w.Writable = append(w.Writable, caches...)
 	w.Env = env
 	w.ReadOnly = readOnlyInWorkspace(root, gitDirs)
-	if a.cfg.ConfigDir != "" {
-		w.ReadOnly = append(w.ReadOnly, a.cfg.ConfigDir)
+	if configDir != "" {
+		w.ReadOnly = append(w.ReadOnly, configDir)
 	}
-	w.ReadOnly = append(w.ReadOnly, a.deniedPaths().Write...)
+	w.ReadOnly = append(w.ReadOnly, editDenied...)
 	return w
 }
 
@@ -137,12 +143,12 @@ var cacheMu sync.Mutex
 // user's own builds trust (Go's build cache, the module cache) would run
 // in every later build of every project. Confined commands still read the
 // user's Go module cache, as a proxy to download modules from.
-func (a *App) sandboxCaches() (dirs, env []string) {
+func sandboxCaches(root string) (dirs, env []string) {
 	base, err := os.UserCacheDir()
 	if err != nil {
 		return nil, nil
 	}
-	sum := sha256.Sum256([]byte(a.root))
+	sum := sha256.Sum256([]byte(root))
 	base = filepath.Join(base, "ponder", "sandbox", hex.EncodeToString(sum[:8]))
 	set := [][2]string{
 		{"GOCACHE", "go-build"},

@@ -193,3 +193,19 @@ func TestOutsideSandboxAsks(t *testing.T) {
 		}
 	})
 }
+
+// ponder doctor says which build it is, how commands run in each mode,
+// and what the workspace policy keeps read-only.
+func TestDoctorShowsPolicyByMode(t *testing.T) {
+	w := newWorld(t, "anthropic")
+	w.git("init", "-q")
+	o := w.mustRun(0, "", "doctor")
+	for _, want := range []string{"build: ", "policy by mode:", "plan, read-only agents:", "default, acceptEdits:", "bypassPermissions:"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("doctor does not say %q:\n%s", want, o.stdout)
+		}
+	}
+	if strings.Contains(o.stdout, "workspace policy (mount") && !strings.Contains(o.stdout, filepath.Join(".git", "hooks")) {
+		t.Errorf("doctor does not list .git/hooks as read-only:\n%s", o.stdout)
+	}
+}
