@@ -56,7 +56,11 @@ func (e *Engine) escalate(c Context, class shellclass.Result, d Decision) Decisi
 	}
 	d.Behavior = Ask
 	d.Reason = "Run outside the OS sandbox: the command may then write anywhere the user can, including files that decide what runs later. " + d.Reason
-	if s := suggestExec(class); strings.HasPrefix(s, "Bash(") {
+	// What the line fetches is the sandbox's business here, not a
+	// WebFetch rule's: the grant is for the command prefix.
+	bare := class
+	bare.Fetches = nil
+	if s := suggestExec(bare); strings.HasPrefix(s, "Bash(") {
 		d.Suggest = UnsandboxedPrefix + s
 	} else {
 		d.Suggest = ""

@@ -30,6 +30,10 @@ import (
 // process started with it and a descriptor number runs the helper.
 const helperArg0 = "ponder-sandbox-init"
 
+// helperPath is the program the helper runs as: ponder itself. (A test
+// that measures the cost of the real binary points it there.)
+var helperPath = "/proc/self/exe"
+
 // ruleset is a Landlock ruleset described by paths.
 type ruleset struct {
 	FS     uint64     `json:"fs"`
@@ -125,7 +129,7 @@ func setHelper(cmd *exec.Cmd, plan helperPlan) error {
 	}()
 	fd := 3 + len(cmd.ExtraFiles)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
-	cmd.Path = "/proc/self/exe"
+	cmd.Path = helperPath
 	cmd.Args = []string{helperArg0, itoa(fd)}
 	attr := cmd.SysProcAttr
 	if attr == nil {

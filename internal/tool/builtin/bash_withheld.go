@@ -9,7 +9,7 @@ var withheldSigns = []struct {
 	signs []string
 }{
 	{"a write to a path it keeps read-only (the files that decide what runs later, such as .git/config, .git/hooks and editor or agent settings, and everything outside the project and its caches)",
-		[]string{"read-only file system", "permission denied", "operation not permitted", "eacces", "erofs", "eperm"}},
+		[]string{"read-only file system", "device or resource busy", "permission denied", "operation not permitted", "eacces", "erofs", "eperm"}},
 	{"the network (sandbox.network is off)",
 		[]string{"network is unreachable", "could not resolve", "temporary failure in name resolution", "name or service not known",
 			"getaddrinfo", "eai_again", "address family not supported", "connection refused", "no such host", "dial tcp", "dial udp"}},
