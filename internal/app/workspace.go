@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,7 +34,8 @@ func workspaceFor(root string, extra []string, configDir string, editDenied []st
 	w := &sandbox.Workspace{Writable: []string{root}}
 	gitDirs := gitDirsOf(root)
 	w.Writable = append(w.Writable, gitDirs...)
-	w.Writable = append(w.Writable, worktreeRoots(gitDirs)...)
+	others := worktreeRoots(append([]string{filepath.Join(root, ".git")}, gitDirs...))
+	w.Writable = append(w.Writable, others...)
 	for _, p := range extra {
 		if p = expandHome(p); filepath.IsAbs(p) {
 			w.Writable = append(w.Writable, p)
@@ -43,6 +45,9 @@ func workspaceFor(root string, extra []string, configDir string, editDenied []st
 	w.Writable = append(w.Writable, caches...)
 	w.Env = env
 	w.ReadOnly = readOnlyInWorkspace(root, gitDirs)
+	for _, o := range others {
+		w.ReadOnly = append(w.ReadOnly, readOnlyInWorkspace(o, gitDirsOf(o))...)
+	}
 	if configDir != "" {
 		w.ReadOnly = append(w.ReadOnly, configDir)
 	}
@@ -62,7 +67,13 @@ func readOnlyInWorkspace(root string, gitDirs []string) []string {
 		}
 		out = append(out, filepath.Join(root, filepath.FromSlash(name)))
 	}
-	for _, d := range append([]string{filepath.Join(root, ".git")}, gitDirs...) {
+	dirs := append([]string{filepath.Join(root, ".git")}, gitDirs...)
+	for _, d := range slices.Clone(dirs) {
+		// Submodules keep their git directories, with their own config
+		// and hooks, below the superproject's.
+		dirs = append(dirs, submoduleGitDirs(filepath.Join(d, "modules"), 0)...)
+	}
+	for _, d := range dirs {
 		for _, f := range []string{"config", "config.worktree", "hooks", "info/attributes", "commondir", "gitdir"} {
 			out = append(out, filepath.Join(d, filepath.FromSlash(f)))
 		}
@@ -71,6 +82,33 @@ func readOnlyInWorkspace(root string, gitDirs []string) []string {
 	// directory; changing it would point git at another one.
 	if st, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !st.IsDir() {
 		out = append(out, filepath.Join(root, ".git"))
+	}
+	return out
+}
+
+// submoduleGitDirs are the git directories of submodules below a
+// modules directory, nested ones included (to a depth of four).
+func submoduleGitDirs(modules string, depth int) []string {
+	if depth > 4 {
+		return nil
+	}
+	ents, err := os.ReadDir(modules)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		d := filepath.Join(modules, e.Name())
+		if _, err := os.Stat(filepath.Join(d, "HEAD")); err == nil {
+			out = append(out, d)
+			out = append(out, submoduleGitDirs(filepath.Join(d, "modules"), depth+1)...)
+		} else {
+			// A submodule path with slashes nests its directory.
+			out = append(out, submoduleGitDirs(d, depth+1)...)
+		}
 	}
 	return out
 }
