@@ -241,6 +241,7 @@ func (s *Sandbox) startWorkspace(cmd *exec.Cmd, scratch string, c Confinement, d
 		return fail(err)
 	}
 	cmd.Env = workspaceEnv(cmd.Env, scratch, c.Workspace)
+	missing := c.Workspace.MissingReadOnly()
 	if err := s.prepareWorkspace(cmd, scratch, c, deny); err != nil {
 		return fail(err)
 	}
@@ -249,5 +250,6 @@ func (s *Sandbox) startWorkspace(cmd *exec.Cmd, scratch string, c Confinement, d
 		return fail(err)
 	}
 	p.pidns = true
+	p.missing, p.roots = missing, c.Workspace.writableRoots(scratch)
 	return p, nil
 }

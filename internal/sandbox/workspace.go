@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -107,7 +108,8 @@ func (w Workspace) mountPlan(roots []string) []mountOp {
 	}
 	pinned := map[string]bool{}
 	var ro []string
-	for _, p := range w.ReadOnly {
+	existing, _ := resolveReadOnly(w.ReadOnly)
+	for _, p := range existing {
 		if c := canonicalPath(p); c != "" {
 			ro = append(ro, c)
 		}
@@ -151,14 +153,54 @@ func (w Workspace) mountPlan(roots []string) []mountOp {
 	return ops
 }
 
-// MissingReadOnly returns the read-only paths of w that do not exist:
-// no binding can hold them, so a command could create them. The caller
-// decides what to do about that (compare around the command, say).
+// MissingReadOnly returns the read-only paths of w that do not exist in
+// any case: no binding can hold them, so a command could create them
+// (see Process.SetAside).
 func (w Workspace) MissingReadOnly() []string {
+	_, missing := resolveReadOnly(w.ReadOnly)
+	return missing
+}
+
+// setAside moves what a command created at the missing read-only paths
+// (in any case) out of the way: each becomes NAME.ponder-withheld-N next
+// to where it was created, within the writable root it lies in, without
+// following links out of it. It returns the paths created, as found.
+func setAside(missing, roots []string) []string {
+	if len(missing) == 0 {
+		return nil
+	}
+	dirs := map[string][]os.DirEntry{}
 	var out []string
-	for _, p := range w.ReadOnly {
-		if _, err := os.Lstat(p); err != nil {
-			out = append(out, p)
+	for _, p := range missing {
+		for _, m := range foldMatches(p, dirs) {
+			root := ""
+			for _, r := range roots {
+				if within(m, r) && m != r && len(r) > len(root) {
+					root = r
+				}
+			}
+			if root == "" {
+				continue
+			}
+			rel, err := filepath.Rel(root, m)
+			if err != nil {
+				continue
+			}
+			r, err := os.OpenRoot(root)
+			if err != nil {
+				continue
+			}
+			for n := 1; n < 100; n++ {
+				dst := rel + ".ponder-withheld-" + strconv.Itoa(n)
+				if _, err := r.Lstat(dst); err == nil {
+					continue
+				}
+				if r.Rename(rel, dst) == nil {
+					out = append(out, m)
+				}
+				break
+			}
+			r.Close()
 		}
 	}
 	return out

@@ -160,3 +160,46 @@ func TestWorkspaceMountPlan(t *testing.T) {
 		t.Errorf("missing = %q", m)
 	}
 }
+
+// A read-only path is held whatever the case of its name on disk, and
+// what a command creates where a read-only path did not exist is set
+// aside once it ends.
+func TestWorkspaceFoldsCaseAndSetsAsideCreations(t *testing.T) {
+	s := workspaceBox(t)
+	proj := t.TempDir()
+	os.WriteFile(filepath.Join(proj, "Makefile"), []byte("all:\n"), 0o644)
+	ws := &Workspace{Writable: []string{proj}, ReadOnly: []string{
+		filepath.Join(proj, "makefile"), filepath.Join(proj, ".claude"), filepath.Join(proj, ".mcp.json"),
+	}}
+	cmd := exec.Command("bash", "-c", `echo evil >> Makefile 2>/dev/null && echo PLANT-make
+mkdir -p .claude && echo '{"hooks":{}}' > .claude/settings.json
+echo '{}' > .MCP.json
+echo ok > ordinary.txt`)
+	cmd.Dir = proj
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	p, err := s.Start(cmd, &Confinement{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Wait()
+	aside := p.SetAside()
+	p.Cleanup()
+	if strings.Contains(out.String(), "PLANT") {
+		t.Errorf("Makefile was written: %s", out.String())
+	}
+	if len(aside) != 2 {
+		t.Errorf("set aside %q, want .claude and .MCP.json", aside)
+	}
+	for _, f := range []string{".claude", ".MCP.json"} {
+		if _, err := os.Lstat(filepath.Join(proj, f)); err == nil {
+			t.Errorf("%s survived", f)
+		}
+		if _, err := os.Lstat(filepath.Join(proj, f+".ponder-withheld-1")); err != nil {
+			t.Errorf("%s was not set aside: %v", f, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(proj, "ordinary.txt")); string(b) != "ok\n" {
+		t.Error("an ordinary file was not written")
+	}
+}

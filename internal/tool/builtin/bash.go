@@ -171,6 +171,7 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 	if confine.Workspace && res.IsError && stopped == "" {
 		res.Content += withheldNote(out.String())
 	}
+	res.Content += setAsideNote(r.setAside)
 	return res
 }
 

@@ -43,6 +43,9 @@ type shellRun struct {
 	// stops; shells holds it.
 	free   *planbar.Run
 	shells *Shells
+	// setAside are files that decide what runs which a workspace command
+	// created and the sandbox moved out of the way (see finish).
+	setAside []string
 }
 
 // start runs the command in a session of its own (no controlling
@@ -161,6 +164,7 @@ func (r *shellRun) finish() (err error, leftOpen bool) {
 		<-r.copied
 	}
 	r.pipe.Close()
+	r.setAside = r.proc.SetAside()
 	_ = r.proc.Cleanup()
 	if r.free != nil {
 		r.shells.free.Release(r.free)

@@ -35,3 +35,13 @@ func withheldNote(output string) string {
 	return "\n\nThe command ran in ponder's OS sandbox, which may have withheld " + strings.Join(what, ", and ") +
 		". If the command needs that, call Bash again with the same command and outside_sandbox: true: the user is asked whether it may run outside the sandbox."
 }
+
+// setAsideNote says which files that decide what runs the sandbox moved
+// out of the way after the command created them; "" for none.
+func setAsideNote(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	return "\n\nThe command created " + strings.Join(paths, ", ") + ", which decide(s) what runs later and which the OS sandbox keeps read-only: " +
+		"ponder renamed each to NAME.ponder-withheld-N. If the file is meant to be there, call Bash again with the same command and outside_sandbox: true (the user is asked)."
+}
