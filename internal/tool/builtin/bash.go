@@ -135,7 +135,7 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 		return tool.Errorf("Command was interrupted before it started.")
 	}
 	confine := tool.ConfinementOf(ctx)
-	if !confine.Sandbox && c.changes != nil {
+	if (!confine.Sandbox || confine.Workspace) && c.changes != nil {
 		// Outside the sandbox the command may change any file; say so
 		// before it starts, so even one that never returns is named.
 		c.changes.RanCommand(c.command)

@@ -57,7 +57,9 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 		return nil, errNoSandbox
 	}
 	var free *planbar.Run
-	if !confine.Sandbox && c.opts.Shells != nil {
+	// A command confined to its workspace still writes the project, so
+	// plan mode stops it like one outside the sandbox.
+	if (!confine.Sandbox || confine.Workspace) && c.opts.Shells != nil {
 		if free = c.opts.Shells.free.Admit(); free == nil {
 			return nil, errBarred
 		}
