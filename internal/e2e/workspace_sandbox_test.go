@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -211,4 +212,31 @@ func TestDoctorShowsPolicyByMode(t *testing.T) {
 	if strings.Contains(o.stdout, "workspace policy (mount") && !strings.Contains(o.stdout, filepath.Join(".git", "hooks")) {
 		t.Errorf("doctor does not list .git/hooks as read-only:\n%s", o.stdout)
 	}
+}
+
+// hostPid turns a pid a command reported into the pid the test sees: a
+// command confined to its workspace runs in a PID namespace of its own,
+// where $$ and $! count from 1. The process is found by its innermost
+// pid and its working directory inside the project; a pid reported by a
+// command outside any namespace is returned as it is.
+func hostPid(t *testing.T, w *world, pid int) int {
+	t.Helper()
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		status, _ := os.ReadFile("/proc/" + e.Name() + "/status")
+		for _, l := range strings.Split(string(status), "\n") {
+			f := strings.Fields(strings.TrimPrefix(l, "NSpid:"))
+			if !strings.HasPrefix(l, "NSpid:") || len(f) < 2 || f[len(f)-1] != strconv.Itoa(pid) {
+				continue
+			}
+			if cwd, _ := os.Readlink("/proc/" + e.Name() + "/cwd"); strings.HasPrefix(cwd, w.dir) {
+				return n
+			}
+		}
+	}
+	return pid
 }
