@@ -51,6 +51,7 @@ func workspaceFor(root string, extra []string, configDir string, editDenied []st
 	if configDir != "" {
 		w.ReadOnly = append(w.ReadOnly, configDir)
 	}
+	w.ReadOnly = append(w.ReadOnly, homeReadOnly(root)...)
 	w.ReadOnly = append(w.ReadOnly, editDenied...)
 	return w
 }
@@ -109,6 +110,28 @@ func submoduleGitDirs(modules string, depth int) []string {
 			// A submodule path with slashes nests its directory.
 			out = append(out, submoduleGitDirs(d, depth+1)...)
 		}
+	}
+	return out
+}
+
+// homeDirs are the directories of a home that hold keys, credentials and
+// programs run later, for a project that is the home directory itself or
+// lies above it (a session started in ~ makes the home the project).
+var homeDirs = []string{".ssh", ".gnupg", ".config", ".local", ".aws", ".docker", ".kube", ".pki", ".npm-global", "bin", ".cargo", ".rustup", "go"}
+
+// homeReadOnly are homeDirs, when root is the home directory or above it.
+func homeReadOnly(root string) []string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return nil
+	}
+	rel, err := filepath.Rel(root, home)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil
+	}
+	var out []string
+	for _, d := range homeDirs {
+		out = append(out, filepath.Join(home, d))
 	}
 	return out
 }

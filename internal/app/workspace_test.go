@@ -59,3 +59,20 @@ func TestWorkspaceFor(t *testing.T) {
 		t.Error("no GOCACHE of ponder's own")
 	}
 }
+
+// A session started in the home directory makes the home the project:
+// its keys, configuration and programs stay read-only.
+func TestWorkspaceOfTheHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	w := workspaceFor(home, nil, filepath.Join(home, ".ponder"), nil)
+	for _, d := range []string{".ssh", ".config", ".local", ".bashrc", ".ponder"} {
+		if !slices.Contains(w.ReadOnly, filepath.Join(home, d)) {
+			t.Errorf("read-only lacks ~/%s", d)
+		}
+	}
+	if ro := workspaceFor(filepath.Join(home, "proj"), nil, "", nil).ReadOnly; slices.Contains(ro, filepath.Join(home, ".ssh")) {
+		t.Error("a project below the home lists the home's directories")
+	}
+}
