@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -239,4 +240,34 @@ func hostPid(t *testing.T, w *world, pid int) int {
 		}
 	}
 	return pid
+}
+
+// A host driving ponder over stream-json gets a request to run outside
+// the sandbox as an ordinary permission question, even for a command an
+// allow rule covers, and the command runs outside only on its yes.
+func TestOutsideSandboxIsAHostQuestion(t *testing.T) {
+	haveWorkspaceSandbox(t)
+	forAPIs(t, func(t *testing.T, api string) {
+		out := fakemodel.ToolCall{Name: "Bash", Input: map[string]any{"command": "sh hook.sh", "outside_sandbox": true}}
+		w := newWorld(t, api,
+			fakemodel.Reply{Name: "escalate", When: fakemodel.Match{LastUser: "escalate"}, ToolCalls: []fakemodel.ToolCall{out}},
+			fakemodel.Reply{Name: "done", When: fakemodel.Match{ToolResult: ""}, Text: "done"})
+		w.write("hook.sh", "echo x > .git/hooks/pre-commit\n")
+		w.git("init", "-q")
+		s := w.start("--allowedTools", "Bash")
+		s.say("escalate")
+		req := s.control("can_use_tool")
+		if w.exists(".git/hooks/pre-commit") {
+			t.Fatal("the command ran before the host answered")
+		}
+		if !strings.Contains(fmt.Sprint(req), "outside_sandbox") {
+			t.Errorf("the question does not show the request: %v", req)
+		}
+		s.answer(req, map[string]any{"behavior": "allow"})
+		s.result()
+		s.close()
+		if !w.exists(".git/hooks/pre-commit") {
+			t.Error("the host's yes did not run the command outside the sandbox")
+		}
+	})
 }
