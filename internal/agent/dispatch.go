@@ -272,7 +272,10 @@ func (a *Agent) decideAndAsk(ctx context.Context, use llm.Block, access permissi
 				a.interruptTurn()
 			}
 		default:
-			if ans.Always && q.Suggest != "" {
+			switch {
+			case ans.Always && strings.HasPrefix(q.Suggest, permission.UnsandboxedPrefix):
+				_ = a.cfg.Perm.AddUnsandboxed(q.Suggest)
+			case ans.Always && q.Suggest != "":
 				_ = a.cfg.Perm.AddAllowIn(q.Suggest, d.SuggestModes...)
 			}
 			out := gateResult{asked: true}

@@ -30,7 +30,16 @@ type Diagnosis struct {
 	Restricts   []string
 	Missing     []string
 	// SandboxErr is a $PONDER_SANDBOX choice that does not work.
-	SandboxErr       error
+	SandboxErr error
+	// Build says which build this is and how children lose
+	// CAP_SYS_PTRACE.
+	Build string
+	// Modes says, per permission mode, how commands run.
+	Modes []string
+	// WorkspaceErr says why commands cannot be confined to the workspace
+	// policy; Workspace describes the policy where they can.
+	WorkspaceErr     error
+	Workspace        []string
 	Required         bool
 	AllowUnsandboxed bool
 
@@ -111,7 +120,13 @@ func Diagnose(opts Options) Diagnosis {
 		st := sb.Status()
 		d.Sandbox, d.SandboxKind, d.Restricts, d.Missing = st.Summary(), string(st.Kind), st.Restricts, st.Missing
 		d.Killed = killedNote(st.PIDNamespaces, proctree.CanSweep())
+		d.WorkspaceErr = sb.WorkspaceAvailable()
+		home, _ := os.UserHomeDir()
+		root := config.FindRoot(d.Dir, cfg.ConfigDir, home)
+		d.Workspace = describeWorkspace(workspaceFor(root, set.Writable, cfg.ConfigDir, nil))
+		d.Modes = describeModes(sb.Available(), d.WorkspaceErr == nil, d.Required)
 	}
+	d.Build = sandbox.BuildNote()
 	if err == nil && d.SettingsErr == nil {
 		d.Provider, d.ProviderErr = pickProvider(opts.Provider, cfg)
 		if d.ProviderErr == nil {

@@ -46,7 +46,13 @@ func (a *App) openSandbox() error {
 		return &UsageError{Msg: fmt.Sprintf("%s=%q: want on or off", ClassifierSwitchEnv, v)}
 	}
 	unsandboxed := config.Bool(set.AllowUnsandboxed, false)
-	a.sandboxPolicy = permission.SandboxPolicy{Available: sb.Available(), AllowUnsandboxed: unsandboxed, ClassifierOff: classifierOff}
+	wsErr := sb.WorkspaceAvailable()
+	a.sandboxPolicy = permission.SandboxPolicy{Available: sb.Available(), AllowUnsandboxed: unsandboxed, ClassifierOff: classifierOff,
+		Workspace: wsErr == nil, Required: config.Bool(set.Required, false)}
+	if sb.Available() && wsErr != nil {
+		a.warnings = append(a.warnings, "commands that change files cannot be confined to the project here ("+wsErr.Error()+
+			"); once allowed they run outside the sandbox (ponder doctor tells more)")
+	}
 	switch {
 	case !sb.Available() && unsandboxed:
 		a.warnings = append(a.warnings, "no OS sandbox is available ("+strings.Join(st.Missing, "; ")+

@@ -28,7 +28,8 @@ func (a *App) buildTools() *tool.Registry {
 		// git refreshes its index during read-only commands such as
 		// git status unless told not to; that write must not happen in
 		// plan mode, and is pointless elsewhere.
-		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.sandbox, Shells: a.shells, Denied: a.deniedPaths}),
+		builtin.NewBash(builtin.BashOptions{Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Environment: a.shellPolicy(), Sandbox: a.sandbox, Shells: a.shells, Denied: a.deniedPaths,
+			Workspace: a.workspacePolicy}),
 		builtin.NewBashOutput(a.shells),
 		builtin.NewKillShell(a.shells),
 		builtin.NewWebFetch(nil),

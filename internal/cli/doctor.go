@@ -39,7 +39,8 @@ settings ponder leaves out until you do.`,
 // writeDiagnosis prints the report.
 func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 	fmt.Fprintf(w, "ponder %s (%s/%s)\n", Version, runtime.GOOS, runtime.GOARCH)
-	fmt.Fprintf(w, "project: %s\n\n", d.Dir)
+	fmt.Fprintf(w, "project: %s\n", d.Dir)
+	fmt.Fprintf(w, "build: %s\n\n", d.Build)
 	var missing []string
 
 	switch {
@@ -60,6 +61,21 @@ func writeDiagnosis(w io.Writer, d app.Diagnosis) {
 		}
 		for _, m := range d.Missing {
 			fmt.Fprintf(w, "  not used: %s\n", m)
+		}
+		fmt.Fprintln(w, "  policy by mode:")
+		for _, m := range d.Modes {
+			fmt.Fprintf(w, "  - %s\n", m)
+		}
+		if d.SandboxKind != event.SandboxNone {
+			if d.WorkspaceErr != nil {
+				fmt.Fprintf(w, "  workspace policy: not available (%v)\n", d.WorkspaceErr)
+				missing = append(missing, "the workspace policy (mount and PID namespaces, as root or through unprivileged user namespaces): "+d.WorkspaceErr.Error())
+			} else {
+				fmt.Fprintln(w, "  workspace policy (mount and PID namespaces, Landlock, seccomp):")
+				for _, l := range d.Workspace {
+					fmt.Fprintf(w, "  - %s\n", l)
+				}
+			}
 		}
 		if d.SandboxKind == event.SandboxNone {
 			missing = append(missing, "an OS sandbox (Landlock in the kernel, or bubblewrap; sandbox-exec on macOS)")

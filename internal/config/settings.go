@@ -152,6 +152,10 @@ type Sandbox struct {
 	AllowUnsandboxed *bool `json:"allowUnsandboxed,omitempty"`
 	// Network lets confined commands use the network.
 	Network *bool `json:"network,omitempty"`
+	// Writable are directories, besides the project and ponder's own
+	// caches, that commands confined to their workspace may write
+	// ("~/" is the home directory).
+	Writable []string `json:"writable,omitempty"`
 }
 
 // loosens reports whether sb weakens the sandbox, which only the user's
@@ -159,7 +163,7 @@ type Sandbox struct {
 // a repository must not open the wall that holds it.
 func (sb Sandbox) loosens() bool {
 	return (sb.AllowUnsandboxed != nil && *sb.AllowUnsandboxed) || (sb.Network != nil && *sb.Network) ||
-		(sb.Required != nil && !*sb.Required)
+		(sb.Required != nil && !*sb.Required) || len(sb.Writable) > 0
 }
 
 // Files bounds what one call of a file tool may produce.
@@ -240,6 +244,7 @@ func (s *Settings) merge(o Settings) {
 	set(&s.Sandbox.Required, o.Sandbox.Required)
 	set(&s.Sandbox.AllowUnsandboxed, o.Sandbox.AllowUnsandboxed)
 	set(&s.Sandbox.Network, o.Sandbox.Network)
+	s.Sandbox.Writable = append(s.Sandbox.Writable, o.Sandbox.Writable...)
 	set(&s.Network.IdleTimeout, o.Network.IdleTimeout)
 	set(&s.Files.MaxWriteMiB, o.Files.MaxWriteMiB)
 	set(&s.Team.Mailbox, o.Team.Mailbox)
@@ -273,6 +278,10 @@ func projectSandbox(file string, s *Settings) []Warning {
 	drop("allowUnsandboxed", &s.Sandbox.AllowUnsandboxed, true)
 	drop("network", &s.Sandbox.Network, true)
 	drop("required", &s.Sandbox.Required, false)
+	if len(s.Sandbox.Writable) > 0 {
+		s.Sandbox.Writable = nil
+		w = append(w, Warning{File: file, Msg: "setting \"sandbox.writable\" ignored: a project's settings may tighten the sandbox, not loosen it (set it in your own settings.json)"})
+	}
 	return w
 }
 

@@ -724,7 +724,9 @@ func TestAllowedCommandsDoNotPlantHooks(t *testing.T) {
 		w.mustRun(0, "", "-p", "plant", "--permission-mode", "acceptEdits", "--trust")
 		res := lastResults(t, w, 6)
 		for i := range 5 {
-			if !strings.Contains(res[i].Content, "put it back") {
+			// Confined to its workspace, the command is refused the write
+			// by the kernel; outside the sandbox the guard puts it back.
+			if !strings.Contains(res[i].Content, "put it back") && !strings.Contains(res[i].Content, "outside_sandbox") {
 				t.Errorf("call %d: the model was not told: %s", i, res[i].Content)
 			}
 		}

@@ -75,14 +75,32 @@ func TestPlanModeStopsCommandsStartedBeforeIt(t *testing.T) {
 	}
 }
 
-// jobPid reads the pid the job wrote (the model waited for it).
+// jobPid reads the pid the job wrote (the model waited for it). A job
+// confined to its workspace is the first process of a PID namespace of
+// its own and writes 1: its pid here is that of the shell running the
+// job's line in the project.
 func jobPid(t *testing.T, w *world) int {
 	t.Helper()
 	pid, err := strconv.Atoi(strings.TrimSpace(w.read("job.pid")))
 	if err != nil {
 		t.Fatalf("job.pid: %v", err)
 	}
-	return pid
+	if pid != 1 {
+		return pid
+	}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		cwd, _ := os.Readlink("/proc/" + e.Name() + "/cwd")
+		if strings.Contains(string(cmd), "date >> ticks") && cwd == w.dir {
+			return n
+		}
+	}
+	return -1 // gone
 }
 
 // alive reports whether a process runs (a zombie counts as ended).

@@ -52,7 +52,9 @@ func TestCommandsCannotReadPondersMemory(t *testing.T) {
 			w.srv.Add(calls("scan "+run[0], bashCall("python3 scan.py $PPID"))...)
 			w.mustRun(0, "", append([]string{"-p", "scan " + run[0]}, run...)...)
 			res := lastResults(t, w, 1)[0]
-			if !strings.Contains(res.Content, "found") && !strings.Contains(res.Content, "PermissionError") {
+			// Confined to its workspace, the command has a /proc of its
+			// own, where ponder is not to be found at all.
+			if !strings.Contains(res.Content, "found") && !strings.Contains(res.Content, "PermissionError") && !strings.Contains(res.Content, "FileNotFoundError") {
 				t.Fatalf("%v: the scan did not run: %q", run, res.Content)
 			}
 			for _, r := range w.srv.Requests() {

@@ -99,6 +99,7 @@ func TestSignalsStopTheTurnCleanly(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				bg = hostPid(t, w, bg)
 				t.Cleanup(func() { syscall.Kill(bg, syscall.SIGKILL) })
 				p.cmd.Process.Signal(sig)
 				code, killed := p.wait(t)
@@ -140,6 +141,7 @@ func TestHangupInTheInterface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bg = hostPid(t, w, bg)
 	t.Cleanup(func() { syscall.Kill(bg, syscall.SIGKILL) })
 	exec.Command("tmux", "-L", term.socket, "kill-server").Run()
 	waitGone(t, pid, "ponder")
@@ -160,6 +162,7 @@ func TestSignalEndsAStreamJSONRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		bg = hostPid(t, w, bg)
 		t.Cleanup(func() { syscall.Kill(bg, syscall.SIGKILL) })
 		s.cmd.Process.Signal(syscall.SIGHUP)
 		res := s.result()

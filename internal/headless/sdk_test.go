@@ -2,6 +2,7 @@ package headless
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/ponder-agent/ponder/event"
@@ -83,7 +84,7 @@ func TestHookOutputs(t *testing.T) {
 		{event.HookPreToolUse, `null`, event.HookOutput{}},
 	} {
 		got, err := readHookOutput(tc.ev, json.RawMessage(tc.in))
-		if err != nil || got != tc.want {
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s %s: got %+v %v, want %+v", tc.ev, tc.in, got, err, tc.want)
 		}
 	}

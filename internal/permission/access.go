@@ -73,4 +73,7 @@ type Access struct {
 	// Background marks an exec that keeps running after the call returns
 	// (Bash with run_in_background).
 	Background bool
+	// Unsandboxed marks an exec that asks to run outside the OS sandbox,
+	// after the sandbox withheld something it needed.
+	Unsandboxed bool
 }

@@ -69,6 +69,11 @@ type Decision struct {
 	// (an edit's diff) then reveals nothing a Read could not. It is
 	// decided with the call, so the question needs no second decision.
 	Readable bool
+	// Workspace says a confined command may write its workspace (the
+	// project, caches of ponder's own) but nothing that decides what runs
+	// later; without it a confined command writes nothing. Set in default
+	// and accept-edits mode for every command not judged read-only.
+	Workspace bool
 }
 
 // RuleReadOnlyCommand is the rule of a command allowed because it was
@@ -84,6 +89,13 @@ type SandboxPolicy struct {
 	// available, with the command check as the only wall. Without it they
 	// run no commands at all then.
 	AllowUnsandboxed bool
+	// Workspace says commands can be confined to the workspace policy
+	// (the project writable, what decides what runs read-only). Without
+	// it, commands not judged read-only run unconfined once allowed.
+	Workspace bool
+	// Required (sandbox.required) refuses to run any command outside the
+	// sandbox: no escalation, and in bypass mode the workspace policy.
+	Required bool
 	// ClassifierOff is a test switch (PONDER_TEST_CLASSIFIER=off): every
 	// command counts as read-only, so that tests can prove the sandbox
 	// alone holds. It is honoured only while a sandbox is available.
@@ -146,7 +158,10 @@ type Engine struct {
 	// workspace are directories outside the project the user added
 	// (--add-dir), each as given and canonical; edits there count as
 	// edits inside the project.
-	workspace [][2]string
+	addedDirs [][2]string
+	// unsandboxed are the session's rules for commands that may run
+	// outside the sandbox without asking again (see AddUnsandboxed).
+	unsandboxed []Rule
 }
 
 // Rules are the rule texts an engine starts with: those of the command
@@ -305,6 +320,9 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 		return d
 	}
 	if c.Mode == ModePlan || c.ReadOnlyAgent {
+		if a.Unsandboxed {
+			return Decision{Behavior: Deny, Rule: "plan mode", Reason: "Nothing runs outside the OS sandbox while planning or in a read-only agent."}
+		}
 		switch {
 		case e.sandbox.Available:
 			d.Sandbox = true
@@ -319,6 +337,9 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 		}
 		return withFetchPorts(d, class)
 	}
+	if a.Unsandboxed {
+		return e.escalate(c, class, d)
+	}
 	d.Sandbox = class.ReadOnly && e.sandbox.Available
 	if d.Sandbox && d.Rule != RuleReadOnlyCommand && talksToDaemon(class) {
 		// docker ps, kubectl get, systemctl status only work by asking a
@@ -327,6 +348,9 @@ func (e *Engine) confine(c Context, a Access, class shellclass.Result, d Decisio
 		// a client runs is the service's configuration, not the
 		// repository's.
 		d.Sandbox = false
+	}
+	if !class.ReadOnly {
+		d = e.workspace(c, d)
 	}
 	return withFetchPorts(d, class)
 }
@@ -506,7 +530,7 @@ func canonicalAll(paths []string) []string {
 // decide first. dir must be absolute.
 func (e *Engine) AddWorkspaceDir(dir string) {
 	e.mu.Lock()
-	e.workspace = append(e.workspace, [2]string{filepath.Clean(dir), Canonical(dir)})
+	e.addedDirs = append(e.addedDirs, [2]string{filepath.Clean(dir), Canonical(dir)})
 	e.mu.Unlock()
 }
 
@@ -516,7 +540,7 @@ func (e *Engine) WorkspaceDirs() []string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	out := []string{e.canonRoot}
-	for _, w := range e.workspace {
+	for _, w := range e.addedDirs {
 		out = append(out, w[1])
 	}
 	return out
@@ -531,7 +555,7 @@ func (e *Engine) inWorkspace(paths, canon []string) bool {
 	}
 	for i, p := range paths {
 		ok := allInside([]string{p}, e.match.root) && allInside([]string{canon[i]}, e.canonRoot)
-		for _, w := range e.workspace {
+		for _, w := range e.addedDirs {
 			ok = ok || allInside([]string{p}, w[0]) && allInside([]string{canon[i]}, w[1])
 		}
 		if !ok {

@@ -83,6 +83,7 @@ var complementCache struct {
 type complementEntry struct {
 	key     string
 	rules   []openRule
+	list    []denyRule // the grants by path, for a command's own helper
 	dirs    map[string]time.Time
 	refs    int  // layers being built from it; under complementCache.mu
 	evicted bool // out of the cache: close once unused
@@ -156,7 +157,8 @@ func complementCached(denied []string, rights uint64) *complementEntry {
 		}
 	}
 	dirs := map[string]time.Time{}
-	e := &complementEntry{key: key, rules: openRules(complement(denied, rights, dirs)), dirs: dirs, refs: 1}
+	list := complement(denied, rights, dirs)
+	e := &complementEntry{key: key, rules: openRules(list), list: list, dirs: dirs, refs: 1}
 	complementCache.entries = append(complementCache.entries, e)
 	if len(complementCache.entries) > maxComplements {
 		complementCache.entries[0].evict()
@@ -315,4 +317,35 @@ func complement(denied []string, rights uint64, dirs map[string]time.Time) []den
 	}
 	visit("/", root)
 	return slices.Clip(out)
+}
+
+// denyPlan is the deny layer for d as a ruleset's handled rights and its
+// grants by path, for a process that builds the layer itself (the
+// helper of a workspace command, which must mount before Landlock binds
+// it). Nil when there is nothing to deny.
+func denyPlan(d Deny) *ruleset {
+	if d.empty() || !denySupported() {
+		return nil
+	}
+	readRight := uint64(unix.LANDLOCK_ACCESS_FS_READ_FILE)
+	writeRights := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE)
+	if denyABI() >= 3 {
+		writeRights |= fsTruncate
+	}
+	plan := &ruleset{}
+	add := func(paths []string, rights uint64) {
+		plan.FS |= rights
+		e := complementCached(paths, rights)
+		for _, r := range e.list {
+			plan.Rules = append(plan.Rules, pathRule{Path: r.path, Rights: r.rights, NoFollow: true})
+		}
+		e.release()
+	}
+	if len(d.Read) > 0 {
+		add(d.Read, readRight)
+	}
+	if len(d.Write) > 0 {
+		add(d.Write, writeRights)
+	}
+	return plan
 }

@@ -125,6 +125,8 @@ type landlock struct {
 	abi     int
 	rights  landlockRights
 	filters filterSet
+	// wsFilters are the filters of commands confined to a workspace.
+	wsFilters filterSet
 	// roots are the paths to grant reading, found once.
 	roots []string
 	// pidns says each command gets a PID namespace of its own.
@@ -138,7 +140,12 @@ func newLandlock(abi, errata int, opts Options) (*landlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &landlock{abi: abi, rights: rights, filters: filters, roots: readRoots(), pidns: pidNamespaceWorks()}, nil
+	ws, err := buildFilterSet(filterOptions{network: opts.Network, ponder: os.Getpid(), abi: abi,
+		scopedSignals: rights.scoped&unix.LANDLOCK_SCOPE_SIGNAL != 0, workspace: true})
+	if err != nil {
+		return nil, err
+	}
+	return &landlock{abi: abi, rights: rights, filters: filters, wsFilters: ws, roots: readRoots(), pidns: pidNamespaceWorks()}, nil
 }
 
 // addPathRule grants rights beneath path (only the rights that apply to a

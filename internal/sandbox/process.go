@@ -16,7 +16,17 @@ type Process struct {
 	// pidns says the command is the first process of a PID namespace
 	// of its own.
 	pidns bool
+	// missing are the read-only paths of a workspace command that did
+	// not exist when it started, and roots its writable roots.
+	missing, roots []string
 }
+
+// SetAside moves out of the way what a workspace command created where
+// its policy names a read-only path that did not exist when it started
+// (no binding could hold such a path): each such file or directory is
+// renamed NAME.ponder-withheld-N. It returns the paths so created. Call
+// it after the command and everything it started have ended.
+func (p *Process) SetAside() []string { return setAside(p.missing, p.roots) }
 
 // OwnPIDNamespace reports whether the command is the first process of a
 // PID namespace of its own. Such a process gets no signal from outside

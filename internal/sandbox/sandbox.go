@@ -79,6 +79,10 @@ type Confinement struct {
 	// limit UDP (below ABI 10), such a command may send datagrams to any
 	// host and port while it runs; without Lookup it opens no UDP socket.
 	Lookup bool
+	// Workspace, when set, lets the command write its workspace as the
+	// policy says; without it the command writes only its scratch
+	// directory. See WorkspaceAvailable.
+	Workspace *Workspace
 }
 
 // confiner is one mechanism's way of wrapping a command.
@@ -199,6 +203,9 @@ func (s *Sandbox) StartWith(cmd *exec.Cmd, o StartOptions) (*Process, error) {
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
+	if c.Workspace != nil {
+		return s.startWorkspace(cmd, scratch, *c, o.Deny)
+	}
 	cmd.Env = scratchEnv(cmd.Env, scratch)
 	restrict, started, err := s.impl.prepare(cmd, scratch, *c)
 	if err == nil && s.kind == KindLandlock {
@@ -217,5 +224,37 @@ func (s *Sandbox) StartWith(cmd *exec.Cmd, o StartOptions) (*Process, error) {
 		return nil, err
 	}
 	p.pidns = s.startsPIDNamespaces()
+	return p, nil
+}
+
+// WorkspaceAvailable reports whether commands can be confined to a
+// workspace (Confinement.Workspace) here, and if not, why.
+func (s *Sandbox) WorkspaceAvailable() error {
+	if s == nil || s.impl == nil {
+		return ErrUnavailable
+	}
+	return s.workspaceSupported()
+}
+
+// startWorkspace starts a command confined to its workspace.
+func (s *Sandbox) startWorkspace(cmd *exec.Cmd, scratch string, c Confinement, deny Deny) (*Process, error) {
+	fail := func(err error) (*Process, error) {
+		_ = os.RemoveAll(scratch)
+		return nil, err
+	}
+	if err := s.workspaceSupported(); err != nil {
+		return fail(err)
+	}
+	cmd.Env = workspaceEnv(cmd.Env, scratch, c.Workspace)
+	missing := c.Workspace.MissingReadOnly()
+	if err := s.prepareWorkspace(cmd, scratch, c, deny); err != nil {
+		return fail(err)
+	}
+	p, err := startOnThread(cmd, unconfinedRestrict, scratch)
+	if err != nil {
+		return fail(err)
+	}
+	p.pidns = true
+	p.missing, p.roots = missing, c.Workspace.writableRoots(scratch)
 	return p, nil
 }

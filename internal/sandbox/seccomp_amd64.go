@@ -31,3 +31,10 @@ var archDenied = []uint32{
 	unix.SYS_UTIME, unix.SYS_UTIMES, unix.SYS_FUTIMESAT,
 	unix.SYS_IOPL, unix.SYS_IOPERM,
 }
+
+// archMetadata are the calls of archDenied a command confined to its
+// workspace may make: the old forms of chmod, chown and utime.
+var archMetadata = []uint32{
+	unix.SYS_CHMOD, unix.SYS_CHOWN, unix.SYS_LCHOWN,
+	unix.SYS_UTIME, unix.SYS_UTIMES, unix.SYS_FUTIMESAT,
+}

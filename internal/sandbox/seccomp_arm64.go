@@ -17,3 +17,6 @@ var archAllowed []uint32
 // archDenied is empty: arm64 has only the *at forms of chmod, chown and
 // utime, and no port I/O.
 var archDenied []uint32
+
+// archMetadata is empty, as archDenied is.
+var archMetadata []uint32

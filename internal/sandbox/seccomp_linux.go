@@ -47,6 +47,11 @@ type filterOptions struct {
 	abi int
 	// scopedSignals says Landlock keeps signals inside the sandbox.
 	scopedSignals bool
+	// workspace is the filter of a command that writes its workspace:
+	// it may change the modes, owners (within what an unprivileged
+	// process may) and times of files, which the read-only mounts keep
+	// to the writable directories.
+	workspace bool
 }
 
 // namespaceFlags are the clone flags that make new namespaces.
@@ -67,6 +72,11 @@ func filterRules(o filterOptions) []rule {
 	}
 	for _, nr := range deniedCalls {
 		byNr[nr] = rule{nr: nr, otherwise: eperm}
+	}
+	if o.workspace {
+		for _, nr := range metadataCalls {
+			byNr[nr] = rule{nr: nr, otherwise: allow}
+		}
 	}
 	eq := func(arg int, v uint32) cond { return cond{kind: lo32Eq, arg: arg, value: v} }
 	ne := func(arg int, v uint32) cond { return cond{kind: lo32Ne, arg: arg, value: v} }
@@ -181,6 +191,14 @@ func socketAlternatives(o filterOptions) [][]cond {
 type filterSet struct {
 	plain, fetch, lookup []unix.SockFilter
 }
+
+// metadataCalls change a file's mode, owner or times: refused to readers,
+// let through for a command confined to its workspace, where mounts keep
+// every file outside the writable directories read-only.
+var metadataCalls = append([]uint32{
+	unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2,
+	unix.SYS_FCHOWN, unix.SYS_FCHOWNAT, unix.SYS_UTIMENSAT,
+}, archMetadata...)
 
 // buildFilterSet assembles the three filters from the options they share.
 func buildFilterSet(o filterOptions) (filterSet, error) {

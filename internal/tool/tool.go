@@ -215,11 +215,14 @@ type Confinement struct {
 	// Lookup says a fetch must look its host up, so the command may also
 	// send DNS queries.
 	Lookup bool
+	// Workspace says the confined command may write its workspace (see
+	// permission.Decision.Workspace).
+	Workspace bool
 }
 
 // ConfinementFor is how the engine's decision says a call must run.
 func ConfinementFor(d permission.Decision) Confinement {
-	return Confinement{Sandbox: d.Sandbox, Ports: d.Ports, Lookup: d.Lookup}
+	return Confinement{Sandbox: d.Sandbox, Ports: d.Ports, Lookup: d.Lookup, Workspace: d.Workspace}
 }
 
 // WithConfinement records the engine's ruling for the call being run.

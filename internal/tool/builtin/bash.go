@@ -61,6 +61,10 @@ type BashOptions struct {
 	// Denied returns the paths the deny rules cover, which the kernel
 	// keeps every command from (sandbox.Deny); nil for none.
 	Denied func() permission.DeniedPaths
+	// Workspace returns the policy of commands the engine confines to
+	// their workspace (tool.Confinement.Workspace); without it such
+	// commands are refused.
+	Workspace func() *sandbox.Workspace
 }
 
 type bashInput struct {
@@ -68,6 +72,7 @@ type bashInput struct {
 	Description     string `json:"description,omitempty" desc:"A few words saying what the command does, shown to the user (e.g. \"Run the unit tests\")."`
 	Timeout         int    `json:"timeout,omitempty" desc:"Time limit in milliseconds (default 120000, at most 600000)."`
 	RunInBackground bool   `json:"run_in_background,omitempty" desc:"Start the command and return at once; read its output later with BashOutput and stop it with KillShell."`
+	OutsideSandbox  bool   `json:"outside_sandbox,omitempty" desc:"Run the command outside the OS sandbox. Only after a run inside it failed because the sandbox withheld something the command needs (a write it keeps read-only, the network); the user is asked."`
 }
 
 type bashTool struct {
@@ -107,7 +112,7 @@ func (t bashTool) Prepare(env *tool.Env, input json.RawMessage) (tool.Call, erro
 		timeout = min(time.Duration(in.Timeout)*time.Millisecond, t.opts.MaxTimeout)
 	}
 	return &bashCall{opts: t.opts, dir: env.Dir, command: in.Command, description: in.Description, timeout: timeout,
-		background: in.RunInBackground, changes: env.Changes}, nil
+		background: in.RunInBackground, outside: in.OutsideSandbox, changes: env.Changes}, nil
 }
 
 type bashCall struct {
@@ -117,11 +122,12 @@ type bashCall struct {
 	description string
 	timeout     time.Duration
 	background  bool
+	outside     bool
 	changes     tool.ChangeRecorder
 }
 
 func (c *bashCall) Access() permission.Access {
-	return permission.Access{Command: c.command, Background: c.background, Dir: c.dir}
+	return permission.Access{Command: c.command, Background: c.background, Dir: c.dir, Unsandboxed: c.outside}
 }
 
 func (c *bashCall) Run(ctx context.Context) tool.Result {
@@ -129,7 +135,7 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 		return tool.Errorf("Command was interrupted before it started.")
 	}
 	confine := tool.ConfinementOf(ctx)
-	if !confine.Sandbox && c.changes != nil {
+	if (!confine.Sandbox || confine.Workspace) && c.changes != nil {
 		// Outside the sandbox the command may change any file; say so
 		// before it starts, so even one that never returns is named.
 		c.changes.RanCommand(c.command)
@@ -161,7 +167,12 @@ func (c *bashCall) Run(ctx context.Context) tool.Result {
 	if leftOpen && werr == nil && stopped == "" {
 		werr = exec.ErrWaitDelay
 	}
-	return c.result(out.String(), werr, stopped)
+	res := c.result(out.String(), werr, stopped)
+	if confine.Workspace && res.IsError && stopped == "" {
+		res.Content += withheldNote(out.String())
+	}
+	res.Content += setAsideNote(r.setAside)
+	return res
 }
 
 func (c *bashCall) result(output string, err error, stopped string) tool.Result {

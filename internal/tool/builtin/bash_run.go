@@ -20,6 +20,10 @@ import (
 // there is no sandbox; the engine should have refused it already.
 var errNoSandbox = errors.New("this command may only run inside the OS sandbox, and no sandbox is available, so it did not run")
 
+// errNoWorkspace refuses a call the engine confines to its workspace
+// when the tool was given no workspace policy.
+var errNoWorkspace = errors.New("this command may only run confined to its workspace, and no workspace policy was given, so it did not run")
+
 // startFailed is the result of a command that could not start.
 func startFailed(err error) tool.Result {
 	msg := err.Error()
@@ -39,6 +43,9 @@ type shellRun struct {
 	// stops; shells holds it.
 	free   *planbar.Run
 	shells *Shells
+	// setAside are files that decide what runs which a workspace command
+	// created and the sandbox moved out of the way (see finish).
+	setAside []string
 }
 
 // start runs the command in a session of its own (no controlling
@@ -50,7 +57,9 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 		return nil, errNoSandbox
 	}
 	var free *planbar.Run
-	if !confine.Sandbox && c.opts.Shells != nil {
+	// A command confined to its workspace still writes the project, so
+	// plan mode stops it like one outside the sandbox.
+	if (!confine.Sandbox || confine.Workspace) && c.opts.Shells != nil {
 		if free = c.opts.Shells.free.Admit(); free == nil {
 			return nil, errBarred
 		}
@@ -72,6 +81,16 @@ func (c *bashCall) start(confine tool.Confinement, out io.Writer) (*shellRun, er
 	var in *sandbox.Confinement
 	if confine.Sandbox {
 		in = &sandbox.Confinement{Ports: confine.Ports, Lookup: confine.Lookup}
+	}
+	if confine.Workspace {
+		if c.opts.Workspace == nil {
+			rd.Close()
+			wr.Close()
+			scope.End()
+			c.release(free)
+			return nil, errNoWorkspace
+		}
+		in.Workspace = c.opts.Workspace()
 	}
 	deny := c.deny(confine.Sandbox)
 	proc, err := c.opts.Sandbox.StartWith(cmd, sandbox.StartOptions{Confine: in, Deny: deny})
@@ -150,6 +169,7 @@ func (r *shellRun) finish() (err error, leftOpen bool) {
 		<-r.copied
 	}
 	r.pipe.Close()
+	r.setAside = r.proc.SetAside()
 	_ = r.proc.Cleanup()
 	if r.free != nil {
 		r.shells.free.Release(r.free)

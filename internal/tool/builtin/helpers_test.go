@@ -135,7 +135,7 @@ func TestToolBasics(t *testing.T) {
 		{NewGlob(), "Glob", true, []string{"pattern", "path"}},
 		{NewGrep(), "Grep", true, []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "multiline"}},
 		{NewLS(), "LS", true, []string{"path", "ignore"}},
-		{NewBash(BashOptions{}), "Bash", false, []string{"command", "description", "timeout", "run_in_background"}},
+		{NewBash(BashOptions{}), "Bash", false, []string{"command", "description", "timeout", "run_in_background", "outside_sandbox"}},
 		{NewBashOutput(NewShells()), "BashOutput", true, []string{"bash_id", "filter"}},
 		{NewKillShell(NewShells()), "KillShell", false, []string{"shell_id"}},
 		{NewWebFetch(nil), "WebFetch", true, []string{"url", "prompt"}},
