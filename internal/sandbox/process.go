@@ -115,7 +115,7 @@ func (p *Process) run(restrict func() error, started chan<- error) {
 			return
 		}
 	}
-	if err := p.cmd.Start(); err != nil {
+	if err := startMappable(p.cmd, p.cmd.Start); err != nil {
 		started <- err
 		return
 	}

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,9 +31,58 @@ import (
 // process started with it and a descriptor number runs the helper.
 const helperArg0 = "ponder-sandbox-init"
 
-// helperPath is the program the helper runs as: ponder itself. (A test
-// that measures the cost of the real binary points it there.)
-var helperPath = "/proc/self/exe"
+// mappableMu serialises the moments ponder is dumpable (startMappable).
+var mappableMu sync.Mutex
+
+// startMappable runs start, which starts cmd. A helper that gets a user
+// namespace of its own (a user without CAP_SYS_ADMIN) has its ID maps
+// written by ponder between clone and exec; the kernel lets ponder write
+// them only while the child, which inherits ponder's non-dumpable state,
+// is dumpable. So ponder is dumpable for the time of that start alone, one
+// start at a time, and non-dumpable again before anything else of its own
+// starts. The commands ponder runs cannot use the moment: confined ones
+// see no process of ponder's and may not trace.
+func startMappable(cmd *exec.Cmd, start func() error) error {
+	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Cloneflags&unix.CLONE_NEWUSER == 0 {
+		return start()
+	}
+	mappableMu.Lock()
+	defer mappableMu.Unlock()
+	was, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0)
+	if err != nil || was != 0 {
+		return start()
+	}
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0); err != nil {
+		return start()
+	}
+	defer unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	return start()
+}
+
+// helperPath is the program the helper runs as: ponder itself, by the
+// path its executable has on disk. (A test that measures the cost of the
+// real binary points it there.) Not /proc/self/exe: ponder makes itself
+// non-dumpable, and a child in a user namespace of its own then may not
+// execute its parent's /proc/self/exe, so a user without CAP_SYS_ADMIN
+// would get no workspace policy at all.
+var helperPath = ""
+
+// helperProgram is the path to start the helper from.
+func helperProgram() string {
+	if helperPath != "" {
+		return helperPath
+	}
+	return selfPath()
+}
+
+// selfPath is the path of ponder's executable, read once; /proc/self/exe
+// where it cannot be read.
+var selfPath = sync.OnceValue(func() string {
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return "/proc/self/exe"
+})
 
 // ruleset is a Landlock ruleset described by paths.
 type ruleset struct {
@@ -92,7 +142,13 @@ var workspaceProbe = sync.OnceValue(func() error {
 	if err := setHelper(cmd, plan); err != nil {
 		return err
 	}
-	out, err := cmd.CombinedOutput()
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = startMappable(cmd, cmd.Start)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	out := buf.Bytes()
 	if err != nil {
 		return fmt.Errorf("mount and PID namespaces do not work here: %v %s", err, bytesTrim(out))
 	}
@@ -129,7 +185,7 @@ func setHelper(cmd *exec.Cmd, plan helperPlan) error {
 	}()
 	fd := 3 + len(cmd.ExtraFiles)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
-	cmd.Path = helperPath
+	cmd.Path = helperProgram()
 	cmd.Args = []string{helperArg0, itoa(fd)}
 	attr := cmd.SysProcAttr
 	if attr == nil {
