@@ -50,11 +50,7 @@ func describeWorkspace(w *sandbox.Workspace) []string {
 		ro = []string{"(none of the listed files exists yet)"}
 	}
 	out = append(out, "read-only inside: "+strings.Join(ro, ", "))
-	var caches []string
-	for _, kv := range w.Env {
-		caches = append(caches, kv)
-	}
-	out = append(out, "caches of ponder's own: "+strings.Join(caches, " "))
+	out = append(out, "caches of ponder's own: "+strings.Join(w.Env, " "))
 	out = append(out, "everything else read-only; files Read deny rules cover unreadable; network as sandbox.network says (off unless set)")
 	return out
 }
