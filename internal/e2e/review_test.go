@@ -225,15 +225,27 @@ func browser(t *testing.T, bin string) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("no-first-run", true),
-		chromedp.UserDataDir(t.TempDir()),
 	}
+	// The profile directory is removed here rather than by t.TempDir:
+	// chromium's helper processes may still write to it for a moment
+	// after the browser is gone, which would fail the test in cleanup.
+	profile, err := os.MkdirTemp("", "ponder-e2e-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append(opts, chromedp.UserDataDir(profile))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(func() {
 		cancelTime()
 		cancel()
-		cancelAlloc()
+		cancelAlloc() // kills the browser and waits for it
+		for range 5 {
+			if os.RemoveAll(profile) == nil {
+				break
+			}
+		}
 	})
 	return ctx
 }

@@ -35,8 +35,9 @@ func TestStreamJSONEventsNameTheTool(t *testing.T) {
 	})
 }
 
-// --rewind-to list tells a turn that went on from an earlier one (a plan
-// approved on resume) for what it is, not as a compacted one.
+// --rewind-to list tells the turn of a plan approved on resume for what it
+// is (the plan's implementation, which a rewind makes pending again), not
+// as a compacted one.
 func TestRewindListNamesAnApprovalTurn(t *testing.T) {
 	w := newWorld(t, "anthropic",
 		writePlan(fakemodel.Match{LastUser: "add a greeting"}),
@@ -48,7 +49,7 @@ func TestRewindListNamesAnApprovalTurn(t *testing.T) {
 	id := fmt.Sprint(lastResult(t, o.stdout)["session_id"])
 	w.mustRun(0, "", "-p", "--resume", id, "--approve-plan", "accept-edits")
 	o = w.mustRun(0, "", "-p", "--resume", id, "--rewind-to", "list")
-	if strings.Contains(o.stdout, "compacted") || !strings.Contains(o.stdout, "went on from an earlier one") || !strings.Contains(o.stdout, "hello.txt") {
+	if strings.Contains(o.stdout, "compacted") || !strings.Contains(o.stdout, "the approved plan's implementation, accept-edits") || !strings.Contains(o.stdout, "hello.txt") {
 		t.Fatalf("turn list:\n%s", o.stdout)
 	}
 }
