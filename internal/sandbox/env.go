@@ -39,6 +39,12 @@ func scratchEnv(env []string, scratch string) []string {
 		// less keeps no history file.
 		{"LESSHISTFILE", "-"},
 	}
+	return withSettings(env, set)
+}
+
+// withSettings returns env with set's variables in place of any of the
+// same name.
+func withSettings(env []string, set [][2]string) []string {
 	out := make([]string, 0, len(env)+len(set))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")

@@ -223,15 +223,5 @@ func workspaceEnv(env []string, scratch string, w *Workspace) []string {
 			set = append(set, [2]string{k, v})
 		}
 	}
-	out := make([]string, 0, len(env)+len(set))
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if !overridden(set, name) {
-			out = append(out, kv)
-		}
-	}
-	for _, kv := range set {
-		out = append(out, kv[0]+"="+kv[1])
-	}
-	return out
+	return withSettings(env, set)
 }
