@@ -19,6 +19,9 @@ import (
 func TestAllowedCommandNewRootRunFilesAndGitInternals(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api)
+		// The settings guard is the line behind the sandbox: these commands
+		// run where there is none, as they would unconfined.
+		w.extraEnv = append(w.extraEnv, "PONDER_SANDBOX=none")
 		w.git("init", "-q")
 		planted := []string{
 			".npmrc", ".pre-commit-config.yaml", "lefthook.yml", ".gitattributes", ".cargo/config.toml",
@@ -55,6 +58,9 @@ func TestAllowedCommandNewRootRunFilesAndGitInternals(t *testing.T) {
 // it has): they are put back when it ends, before the session is over.
 func TestBackgroundCommandPlantIsPutBackWhenItEnds(t *testing.T) {
 	w := newWorld(t, "anthropic")
+	// The settings guard is the line behind the sandbox: these commands
+	// run where there is none, as they would unconfined.
+	w.extraEnv = append(w.extraEnv, "PONDER_SANDBOX=none")
 	w.git("init", "-q")
 	bg := w.write("bg.sh", strings.Join([]string{
 		"#!/bin/sh",

@@ -20,6 +20,9 @@ import (
 func TestAllowedCommandPlantsNothingThatRunsLater(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api)
+		// The settings guard is the line behind the sandbox: these commands
+		// run where there is none, as they would unconfined.
+		w.extraEnv = append(w.extraEnv, "PONDER_SANDBOX=none")
 		w.git("init", "-q")
 		w.write(".ponder/settings.json", hooksSettings(t, map[string]hookGroup{"SessionStart": {Hooks: command("touch hook-ran")}}, nil))
 		w.write(".ponder/agents/kept.md", "---\nname: kept\ndescription: a kept agent\n---\nkept\n")
@@ -84,6 +87,9 @@ func TestAllowedCommandPlantsNothingThatRunsLater(t *testing.T) {
 // back.
 func TestAllowedGitConfigChanges(t *testing.T) {
 	w := newWorld(t, "anthropic")
+	// The settings guard is the line behind the sandbox: these commands
+	// run where there is none, as they would unconfined.
+	w.extraEnv = append(w.extraEnv, "PONDER_SANDBOX=none")
 	w.git("init", "-q")
 	w.userSettings(`{"permissions":{"allow":["Bash(git remote add:*)","Bash(git config:*)"]}}`)
 	w.srv.Add(calls("config",

@@ -28,6 +28,9 @@ func running(pid int) bool {
 func TestKilledPonderLeftoversAreStoppedAtNextStart(t *testing.T) {
 	forAPIs(t, func(t *testing.T, api string) {
 		w := newWorld(t, api, slowCommand, fakemodel.Reply{Name: "hello", When: fakemodel.Match{LastUser: "hello"}, Text: "hi"})
+		// The settings guard is the line behind the sandbox: these commands
+		// run where there is none, as they would unconfined.
+		w.extraEnv = append(w.extraEnv, "PONDER_SANDBOX=none")
 		fifo := w.fifo("started.fifo")
 		bystander := exec.Command("sleep", "120")
 		if err := bystander.Start(); err != nil {

@@ -280,7 +280,7 @@ func (e *Engine) Decide(c Context, a Access) Decision {
 	d := e.decide(c, a, canon, pathHints{}, class)
 	planConfine := e.planMayConfine(c, a, class)
 	if planConfine {
-		d = planConfined(d, a, class)
+		d = planConfined(d, a, class, c.PlanFile)
 	}
 	d = e.confine(c, a, class, d)
 	if planConfine {

@@ -29,7 +29,7 @@ func (e *Engine) planMayConfine(c Context, a Access, class shellclass.Result) bo
 // a refusal stands, an allow runs confined (confine sees to that), and a
 // question becomes "run it in the read-only sandbox?", whose "don't ask
 // again" rule counts in plan mode alone.
-func planConfined(d Decision, a Access, class shellclass.Result) Decision {
+func planConfined(d Decision, a Access, class shellclass.Result, planFile string) Decision {
 	if d.Behavior != Ask {
 		return d
 	}
@@ -45,6 +45,9 @@ func planConfined(d Decision, a Access, class shellclass.Result) Decision {
 	d.Reason = fmt.Sprintf("Plan mode is on and %q may change the system (%s). It can run only in the read-only sandbox, "+
 		"where nothing but a scratch directory is writable and anything it tries to change fails.%s Run it there? %s.",
 		a.Command, class.Reason, why, how)
+	if planFile != "" {
+		d.Reason += " The plan goes in the plan file, " + planFile + "."
+	}
 	if d.Suggest != "" {
 		d.SuggestModes = []Mode{ModePlan}
 	}
