@@ -98,12 +98,7 @@ func (s *topScan) feed(b []byte) {
 			} else {
 				s.keyLong = true
 			}
-			switch {
-			case s.esc:
-				s.esc = false
-			case c == '\\':
-				s.esc = true
-			case c == '"':
+			if s.endsString(c) {
 				s.state = stColon
 			}
 		case stColon:
@@ -130,23 +125,13 @@ func (s *topScan) feed(b []byte) {
 			}
 		case stValStr:
 			s.keep(c)
-			switch {
-			case s.esc:
-				s.esc = false
-			case c == '\\':
-				s.esc = true
-			case c == '"':
+			if s.endsString(c) {
 				s.finish()
 			}
 		case stValNest:
 			s.keep(c)
 			if s.inStr {
-				switch {
-				case s.esc:
-					s.esc = false
-				case c == '\\':
-					s.esc = true
-				case c == '"':
+				if s.endsString(c) {
 					s.inStr = false
 				}
 				continue
@@ -229,4 +214,18 @@ func (s *topScan) finish() {
 func (s *topScan) get(name string) (member, bool) {
 	m, ok := s.members[name]
 	return m, ok
+}
+
+// endsString takes byte c inside a JSON string and reports whether it is
+// the quote that closes it (an escaped quote is not).
+func (s *topScan) endsString(c byte) bool {
+	switch {
+	case s.esc:
+		s.esc = false
+	case c == '\\':
+		s.esc = true
+	case c == '"':
+		return true
+	}
+	return false
 }
